@@ -1,0 +1,35 @@
+# tweetindex: see README.md. Everything here needs only Go.
+GO      ?= go
+BIN     := bin/tweetindex
+STORE   ?= .tweetindex/store
+SAMPLE  := testdata/sample
+BENCH_N ?= 100000
+
+.PHONY: all build run test test-short bench sample vet clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./pipelines/cmd/tweetindex
+
+## run: index the committed sample into $(STORE) and print the summary.
+run: build
+	@mkdir -p $(dir $(STORE))
+	./$(BIN) index --input '$(SAMPLE)/*' --store $(STORE) --summary $(dir $(STORE))summary.json
+	@echo "store: $(STORE)   try: ./$(BIN) dump --store $(STORE) --table frequency"
+
+## test: every test of the repository (prism runs in process).
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 25m ./...
+
+## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
+bench: build
+	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N)
+
+## sample: regenerate the committed sample (deterministic).
+sample:
+	$(GO) run ./testdata/gen sample -seed 20261122 -out $(SAMPLE)
+
+clean:
+	rm -rf bin .tweetindex

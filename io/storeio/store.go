@@ -1,0 +1,189 @@
+package storeio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Store is an open embedded store. It is safe for concurrent use.
+type Store struct {
+	db  *pebble.DB
+	dir string
+}
+
+var (
+	openMu sync.Mutex
+	opened = map[string]*handle{}
+)
+
+type handle struct {
+	store *Store
+	refs  int
+}
+
+// Open opens (creating if needed) the store in dir. Within one process every
+// Open of the same directory shares one database; each Open needs a Close.
+func Open(dir string) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", dir, err)
+	}
+	openMu.Lock()
+	defer openMu.Unlock()
+	if h, ok := opened[abs]; ok {
+		h.refs++
+		return h.store, nil
+	}
+	db, err := pebble.Open(abs, options())
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	s := &Store{db: db, dir: abs}
+	opened[abs] = &handle{store: s, refs: 1}
+	return s, nil
+}
+
+func options() *pebble.Options {
+	o := &pebble.Options{
+		MemTableSize:                64 << 20,
+		MemTableStopWritesThreshold: 4,
+		L0CompactionThreshold:       8,
+		L0StopWritesThreshold:       64,
+		LBaseMaxBytes:               256 << 20,
+		MaxConcurrentCompactions:    func() int { return 1 },
+	}
+	o.Logger = quietLogger{}
+	return o
+}
+
+// Dir returns the store's absolute directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases this Open; the last one flushes and closes the database.
+func (s *Store) Close() error {
+	openMu.Lock()
+	defer openMu.Unlock()
+	h, ok := opened[s.dir]
+	if !ok || h.store != s {
+		return nil
+	}
+	h.refs--
+	if h.refs > 0 {
+		return nil
+	}
+	delete(opened, s.dir)
+	if err := s.db.Flush(); err != nil {
+		s.db.Close()
+		return fmt.Errorf("flush store %s: %w", s.dir, err)
+	}
+	return s.db.Close()
+}
+
+// Write stores cells as one atomic batch. Later cells with the same key
+// overwrite earlier ones: writes are upserts.
+func (s *Store) Write(cells []schemas.Cell) error {
+	b := s.db.NewBatch()
+	defer b.Close()
+	var key []byte
+	for i := range cells {
+		key = appendKey(key[:0], cells[i].Table, cells[i].Key)
+		if err := b.Set(key, cells[i].Value, nil); err != nil {
+			return fmt.Errorf("store %s: %w", s.dir, err)
+		}
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("store %s: commit: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Get returns the value of key in table, and whether it exists.
+func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
+	v, closer, err := s.db.Get(appendKey(nil, table, key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("store %s: get: %w", s.dir, err)
+	}
+	defer closer.Close()
+	return bytes.Clone(v), true, nil
+}
+
+// Scan calls fn for every cell of table with start <= key < end, in key
+// order (end nil: to the end of the table). Key and value are only valid
+// during the call. Scan stops at the first error of fn or when ctx is done.
+func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error {
+	lower := appendKey(nil, table, start)
+	var upper []byte
+	if end == nil {
+		upper = []byte{byte(table) + 1}
+	} else {
+		upper = appendKey(nil, table, end)
+	}
+	it, err := s.db.NewIterWithContext(ctx, &pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+	}
+	defer it.Close()
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		if n++; n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+		}
+		if err := fn(it.Key()[1:], v); err != nil {
+			return err
+		}
+	}
+	if err := it.Error(); err != nil {
+		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+	}
+	return nil
+}
+
+// ScanPrefix calls fn for every cell of table whose key starts with prefix.
+func (s *Store) ScanPrefix(ctx context.Context, table schemas.Table, prefix []byte, fn func(key, value []byte) error) error {
+	return s.Scan(ctx, table, prefix, prefixEnd(prefix), fn)
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p,
+// or nil (the end of the table) when there is none.
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] != 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+func appendKey(dst []byte, table schemas.Table, key []byte) []byte {
+	dst = append(dst, byte(table))
+	return append(dst, key...)
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Errorf(format string, args ...any) {
+	fmt.Fprintf(logOutput, "pebble: "+format+"\n", args...)
+}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf("pebble: "+format, args...))
+}

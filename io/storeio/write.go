@@ -1,0 +1,96 @@
+package storeio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+var logOutput io.Writer = os.Stderr
+
+func init() {
+	register.DoFn2x1[context.Context, []schemas.Cell, error](&WriteFn{})
+}
+
+// Write writes every cell of cells (a PCollection of []schemas.Cell) to the
+// embedded store in dir.
+func Write(s beam.Scope, dir string, cells beam.PCollection) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	beam.ParDo0(s.Scope("storeio.Write"), &WriteFn{Dir: abs}, cells)
+}
+
+// WriteFn writes cell batches to the store. Cells are gathered into one
+// Pebble batch per bundle (committed early past FlushBytes), and a bundle
+// finishes only after its batch is committed.
+type WriteFn struct {
+	// Dir is the store directory (absolute).
+	Dir string
+	// FlushBytes commits the pending batch once it holds this many bytes.
+	FlushBytes int
+
+	store   *Store
+	pending []schemas.Cell
+	size    int
+}
+
+// Setup opens the store.
+func (f *WriteFn) Setup() error {
+	if f.FlushBytes <= 0 {
+		f.FlushBytes = 32 << 20
+	}
+	s, err := Open(f.Dir)
+	if err != nil {
+		return err
+	}
+	f.store = s
+	return nil
+}
+
+// ProcessElement buffers one batch of cells.
+func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) error {
+	f.pending = append(f.pending, cells...)
+	for i := range cells {
+		f.size += len(cells[i].Key) + len(cells[i].Value)
+	}
+	if f.size >= f.FlushBytes {
+		return f.flush(ctx)
+	}
+	return nil
+}
+
+// FinishBundle commits what the bundle wrote.
+func (f *WriteFn) FinishBundle(ctx context.Context) error { return f.flush(ctx) }
+
+func (f *WriteFn) flush(ctx context.Context) error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	if err := f.store.Write(f.pending); err != nil {
+		return fmt.Errorf("storeio: %w", err)
+	}
+	transforms.CountRows(ctx, f.pending)
+	clear(f.pending)
+	f.pending, f.size = f.pending[:0], 0
+	return nil
+}
+
+// Teardown releases the store.
+func (f *WriteFn) Teardown() error {
+	if f.store == nil {
+		return nil
+	}
+	err := f.store.Close()
+	f.store = nil
+	return err
+}

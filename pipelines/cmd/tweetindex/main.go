@@ -1,0 +1,58 @@
+// Command tweetindex indexes tweets into the four tables of DESIGN.md.
+//
+//	tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
+//	tweetindex dump  --store DIR --table raw|terms|frequency|geo|deadletter|meta
+//
+// Beam flags (--runner, --endpoint, --environment_type, ...) pass through to
+// the Beam Go SDK; the default runner is prism, in process.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+)
+
+const usage = `tweetindex indexes tweets into raw, term, frequency and geotemporal tables.
+
+Usage:
+  tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
+  tweetindex dump  --store DIR --table raw|terms|frequency|geo|deadletter|meta
+
+Run 'tweetindex COMMAND --help' for the flags of a command.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	if strings.HasPrefix(cmd, "-") {
+		// Started by a runner as a Beam worker (--worker ...): Init runs
+		// the SDK harness and exits.
+		flag.Parse()
+		beam.Init()
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd {
+	case "index":
+		err = runIndex(args)
+	case "dump":
+		err = runDump(args)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return
+	default:
+		err = fmt.Errorf("unknown command %q (want index or dump)", cmd)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tweetindex %s: %v\n", cmd, err)
+		os.Exit(1)
+	}
+}

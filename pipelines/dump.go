@@ -1,0 +1,135 @@
+package pipelines
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TableScanner reads every cell of a table in key order. The embedded store
+// implements it; so does the Cassandra reader (which sorts).
+type TableScanner interface {
+	ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
+}
+
+// Dump writes every row of table as JSON lines with decoded fields:
+//
+//	raw:        row_key (hex), tweet_id, created_at (RFC 3339), json
+//	terms:      term, field, row_key, freq
+//	frequency:  minute (YYYYMMDDhhmm), lang, count
+//	geo:        spread, day, geohash, row_key, lat, lon
+//	deadletter: origin, reason, raw
+//	meta:       name, value
+func Dump(ctx context.Context, src TableScanner, table schemas.Table, w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	var n int64
+	var dec schemas.Decoder
+	var out schemas.Decoded
+	err := src.ScanTable(ctx, table, func(key, value []byte) error {
+		row, err := dumpRow(table, key, value, &dec, &out)
+		if err != nil {
+			return fmt.Errorf("dump %s: row %d: %w", table.Name(), n+1, err)
+		}
+		n++
+		return enc.Encode(row)
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+type rawDump struct {
+	RowKey    string `json:"row_key"`
+	TweetID   string `json:"tweet_id"`
+	CreatedAt string `json:"created_at"`
+	JSON      string `json:"json"`
+}
+
+type termDump struct {
+	Term   string `json:"term"`
+	Field  string `json:"field"`
+	RowKey string `json:"row_key"`
+	Freq   uint32 `json:"freq"`
+}
+
+type frequencyDump struct {
+	Minute string `json:"minute"`
+	Lang   string `json:"lang"`
+	Count  int64  `json:"count"`
+}
+
+type geoDump struct {
+	Spread  uint8   `json:"spread"`
+	Day     uint16  `json:"day"`
+	Geohash string  `json:"geohash"`
+	RowKey  string  `json:"row_key"`
+	Lat     float32 `json:"lat"`
+	Lon     float32 `json:"lon"`
+}
+
+type deadLetterDump struct {
+	Origin string `json:"origin"`
+	Reason string `json:"reason"`
+	Raw    string `json:"raw"`
+}
+
+type metaDump struct {
+	Name  string          `json:"name"`
+	Value json.RawMessage `json:"value"`
+}
+
+func dumpRow(table schemas.Table, key, value []byte, dec *schemas.Decoder, out *schemas.Decoded) (any, error) {
+	switch table {
+	case schemas.TableRaw:
+		r, err := schemas.DecodeRaw(key, value)
+		if err != nil {
+			return nil, err
+		}
+		d := rawDump{RowKey: r.Key.String(), CreatedAt: r.Key.Time().Format("2006-01-02T15:04:05Z07:00"), JSON: string(r.JSON)}
+		out.Reset()
+		dec.Decode(schemas.Record{Data: r.JSON}, out)
+		if len(out.Tweets) == 1 {
+			d.TweetID = strconv.FormatUint(out.Tweets[0].ID, 10)
+		}
+		return d, nil
+	case schemas.TableTerms:
+		r, err := schemas.DecodeTerm(key, value)
+		if err != nil {
+			return nil, err
+		}
+		return termDump{Term: r.Term, Field: r.Field, RowKey: r.Key.String(), Freq: r.Freq}, nil
+	case schemas.TableFrequency:
+		r, err := schemas.DecodeFrequency(key, value)
+		if err != nil {
+			return nil, err
+		}
+		return frequencyDump{Minute: r.Minute, Lang: r.Lang, Count: r.Count}, nil
+	case schemas.TableGeo:
+		r, err := schemas.DecodeGeo(key, value)
+		if err != nil {
+			return nil, err
+		}
+		return geoDump{Spread: r.Geo.Spread(), Day: r.Geo.Day(), Geohash: r.Geo.Geohash(), RowKey: r.Key.String(), Lat: r.Lat, Lon: r.Lon}, nil
+	case schemas.TableDeadLetter:
+		r, err := schemas.DecodeDeadLetter(key, value)
+		if err != nil {
+			return nil, err
+		}
+		return deadLetterDump{Origin: r.Origin.String(), Reason: r.Reason, Raw: string(r.Raw)}, nil
+	case schemas.TableMeta:
+		v := json.RawMessage(value)
+		if !json.Valid(value) {
+			v, _ = json.Marshal(string(value))
+		}
+		return metaDump{Name: string(key), Value: v}, nil
+	}
+	return nil, fmt.Errorf("unknown table %q", byte(table))
+}

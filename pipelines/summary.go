@@ -1,0 +1,89 @@
+package pipelines
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// Summary is the account of one run, read back from the run's Beam counters.
+// It reconciles: Read = Indexed + Duplicates + Skipped + DeadLettered.
+type Summary struct {
+	Read         int64            `json:"read"`
+	Indexed      int64            `json:"indexed"`
+	Duplicates   int64            `json:"duplicates"`
+	Skipped      int64            `json:"skipped"`
+	DeadLettered int64            `json:"dead_lettered"`
+	Rows         map[string]int64 `json:"rows"`
+	Seconds      float64          `json:"seconds"`
+	TweetsPerSec float64          `json:"tweets_per_second"`
+}
+
+// SummaryFromResult collects the project's counters from a pipeline result.
+func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
+	counters := map[string]int64{}
+	if r != nil {
+		if m := r.Metrics(); m != nil {
+			for _, c := range m.AllMetrics().Counters() {
+				if c.Key.Namespace != transforms.Namespace {
+					continue
+				}
+				counters[c.Key.Name] += c.Result()
+			}
+		}
+	}
+	s := Summary{
+		Read:         counters[transforms.CounterRead],
+		Indexed:      counters[transforms.CounterIndexed],
+		Duplicates:   counters[transforms.CounterDuplicates],
+		Skipped:      counters[transforms.CounterSkipped],
+		DeadLettered: counters[transforms.CounterDeadLettered],
+		Rows:         map[string]int64{},
+		Seconds:      elapsed.Seconds(),
+	}
+	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter} {
+		s.Rows[t.Name()] = counters[transforms.RowCounterName(t)]
+	}
+	if s.Seconds > 0 {
+		s.TweetsPerSec = float64(s.Read) / s.Seconds
+	}
+	return s
+}
+
+// Reconciles reports whether every item read is accounted for.
+func (s Summary) Reconciles() bool {
+	return s.Read == s.Indexed+s.Duplicates+s.Skipped+s.DeadLettered
+}
+
+// Print writes the summary for people.
+func (s Summary) Print(w io.Writer) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
+	if !s.Reconciles() {
+		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)
+	}
+	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d\n",
+		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"])
+	fmt.Fprintf(&b, "%.1f s, %.0f records/s\n", s.Seconds, s.TweetsPerSec)
+	io.WriteString(w, b.String())
+}
+
+// WriteFile writes the summary as a JSON object to path.
+func (s Summary) WriteFile(path string) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package schemas
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Origin says where a record came from: a file and line, or a Kafka topic,
+// partition and offset. It travels with every record so that a dead letter can
+// point at the exact input that produced it.
+type Origin struct {
+	// Source names the input: a file path (with "!member" for a member of a
+	// tar or zip archive), or "kafka:TOPIC/PARTITION" for a Kafka partition.
+	Source string
+	// Line is the 1-based line number in a file, or the offset in a Kafka
+	// partition.
+	Line int64
+}
+
+// String renders the origin as "SOURCE:LINE", e.g. "2018/10/10/20/19.json.bz2:17"
+// or "kafka:tweets/3:1234".
+func (o Origin) String() string {
+	return o.Source + ":" + strconv.FormatInt(o.Line, 10)
+}
+
+// ParseOrigin is the inverse of Origin.String.
+func ParseOrigin(s string) (Origin, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return Origin{}, false
+	}
+	n, err := strconv.ParseInt(s[i+1:], 10, 64)
+	if err != nil {
+		return Origin{}, false
+	}
+	return Origin{Source: s[:i], Line: n}, true
+}
+
+// Record is one unit of input as a source delivers it: a line of a JSON lines
+// file, a whole JSON document, or a Kafka message value. One record may hold
+// several tweets (an API response page) or none (a control message).
+type Record struct {
+	Origin Origin
+	Data   []byte
+	// Fault, when not empty, says the source failed at this point (for
+	// example "truncated gzip stream: unexpected EOF"); Data then holds
+	// whatever bytes were read before the failure. The parse stage turns a
+	// faulted record into a dead letter with this reason.
+	Fault string
+}

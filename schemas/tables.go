@@ -1,0 +1,259 @@
+package schemas
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Table names one of the stored tables. Its value is the one-byte prefix of
+// the table's keys in the embedded store.
+type Table byte
+
+// The tables of DESIGN.md, plus the dead letters and run metadata.
+const (
+	TableRaw        Table = 'r' // RawTwitterData
+	TableTerms      Table = 't' // TermIndex
+	TableFrequency  Table = 'f' // TweetFrequency
+	TableGeo        Table = 'g' // GeoTemporalIndex
+	TableDeadLetter Table = 'd' // dead letters: broken input with origin and reason
+	TableMeta       Table = 'm' // index parameters and runs
+)
+
+// Tables lists the tables in dump order.
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta}
+
+// Name returns the table's name as the command line spells it.
+func (t Table) Name() string {
+	switch t {
+	case TableRaw:
+		return "raw"
+	case TableTerms:
+		return "terms"
+	case TableFrequency:
+		return "frequency"
+	case TableGeo:
+		return "geo"
+	case TableDeadLetter:
+		return "deadletter"
+	case TableMeta:
+		return "meta"
+	}
+	return fmt.Sprintf("table(%q)", byte(t))
+}
+
+// TableByName is the inverse of Table.Name.
+func TableByName(name string) (Table, bool) {
+	for _, t := range Tables {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// Cell is one stored key and value of one table: the unit every sink writes.
+// Key and Value are the table's own layout (see the Row types); a sink
+// that keeps one ordered key space, like the embedded store, prefixes Key
+// with the table byte.
+type Cell struct {
+	Table Table
+	Key   []byte
+	Value []byte
+}
+
+// RawRow is a row of RawTwitterData: row key -> raw JSON (column family "t",
+// empty qualifier).
+type RawRow struct {
+	Key  RowKey
+	JSON []byte
+}
+
+// Cell encodes the row.
+func (r RawRow) Cell() Cell { return Cell{Table: TableRaw, Key: r.Key[:], Value: r.JSON} }
+
+// DecodeRaw decodes a RawTwitterData cell.
+func DecodeRaw(key, value []byte) (RawRow, error) {
+	k, err := RowKeyFromBytes(key)
+	return RawRow{Key: k, JSON: value}, err
+}
+
+// TermRow is a row of TermIndex: term, field (the column family: "text" or
+// "user"), row key (the qualifier) and the term's frequency in that field.
+// The key is term 0x00 field 0x00 rowkey, so all tweets of a term and field
+// are one range, in time order. The value is the frequency as a decimal
+// string when it is above 1, and empty otherwise, as in the seed schema.
+type TermRow struct {
+	Term  string
+	Field string
+	Key   RowKey
+	Freq  uint32
+}
+
+// TermPrefix returns the key prefix of all rows of term in field.
+func TermPrefix(term, field string) []byte {
+	b := make([]byte, 0, len(term)+len(field)+2)
+	b = append(b, term...)
+	b = append(b, 0)
+	b = append(b, field...)
+	return append(b, 0)
+}
+
+// Cell encodes the row.
+func (r TermRow) Cell() Cell {
+	k := append(TermPrefix(r.Term, r.Field), r.Key[:]...)
+	var v []byte
+	if r.Freq > 1 {
+		v = strconv.AppendUint(nil, uint64(r.Freq), 10)
+	}
+	return Cell{Table: TableTerms, Key: k, Value: v}
+}
+
+// DecodeTerm decodes a TermIndex cell.
+func DecodeTerm(key, value []byte) (TermRow, error) {
+	var r TermRow
+	if len(key) < RowKeyLen+2 {
+		return r, errors.New("term key too short")
+	}
+	head := key[:len(key)-RowKeyLen]
+	copy(r.Key[:], key[len(key)-RowKeyLen:])
+	i := indexByte(head, 0)
+	if i < 0 || head[len(head)-1] != 0 {
+		return r, errors.New("term key without separators")
+	}
+	r.Term = string(head[:i])
+	r.Field = string(head[i+1 : len(head)-1])
+	r.Freq = 1
+	if len(value) > 0 {
+		n, err := strconv.ParseUint(string(value), 10, 32)
+		if err != nil {
+			return r, fmt.Errorf("term frequency %q: %w", value, err)
+		}
+		r.Freq = uint32(n)
+	}
+	return r, nil
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// MinuteLayout is the layout of a TweetFrequency row: YYYYMMDDhhmm in UTC.
+const MinuteLayout = "200601021504"
+
+// Minute renders the minute of Unix second sec as YYYYMMDDhhmm (UTC).
+func Minute(sec int64) string { return time.Unix(sec, 0).UTC().Format(MinuteLayout) }
+
+// FrequencyRow is a row of TweetFrequency: minute (YYYYMMDDhhmm, UTC) and
+// language tag -> the number of tweets of that language in that minute. The
+// count is absolute, never an increment, so rewriting it is idempotent. The
+// key is the 12-byte minute followed by the language, so a time range is a
+// key range; the value is the count as a decimal string.
+type FrequencyRow struct {
+	Minute string
+	Lang   string
+	Count  int64
+}
+
+// Cell encodes the row.
+func (r FrequencyRow) Cell() Cell {
+	return Cell{Table: TableFrequency, Key: []byte(r.Minute + r.Lang), Value: strconv.AppendInt(nil, r.Count, 10)}
+}
+
+// DecodeFrequency decodes a TweetFrequency cell.
+func DecodeFrequency(key, value []byte) (FrequencyRow, error) {
+	if len(key) < len(MinuteLayout) {
+		return FrequencyRow{}, errors.New("frequency key too short")
+	}
+	n, err := strconv.ParseInt(string(value), 10, 64)
+	if err != nil {
+		return FrequencyRow{}, fmt.Errorf("frequency count %q: %w", value, err)
+	}
+	return FrequencyRow{Minute: string(key[:len(MinuteLayout)]), Lang: string(key[len(MinuteLayout):]), Count: n}, nil
+}
+
+// GeoRow is a row of GeoTemporalIndex: spread byte + day + geohash, the
+// tweet's row key as qualifier, and lat, lon as two big-endian float32.
+type GeoRow struct {
+	Geo      GeoKey
+	Key      RowKey
+	Lat, Lon float32
+}
+
+// Cell encodes the row.
+func (r GeoRow) Cell() Cell {
+	k := make([]byte, 0, GeoKeyLen+RowKeyLen)
+	k = append(append(k, r.Geo[:]...), r.Key[:]...)
+	v := make([]byte, 8)
+	binary.BigEndian.PutUint32(v[:4], math.Float32bits(r.Lat))
+	binary.BigEndian.PutUint32(v[4:], math.Float32bits(r.Lon))
+	return Cell{Table: TableGeo, Key: k, Value: v}
+}
+
+// DecodeGeo decodes a GeoTemporalIndex cell.
+func DecodeGeo(key, value []byte) (GeoRow, error) {
+	var r GeoRow
+	if len(key) != GeoKeyLen+RowKeyLen || len(value) != 8 {
+		return r, fmt.Errorf("geo cell has %d key and %d value bytes, want %d and 8", len(key), len(value), GeoKeyLen+RowKeyLen)
+	}
+	copy(r.Geo[:], key[:GeoKeyLen])
+	copy(r.Key[:], key[GeoKeyLen:])
+	r.Lat = math.Float32frombits(binary.BigEndian.Uint32(value[:4]))
+	r.Lon = math.Float32frombits(binary.BigEndian.Uint32(value[4:]))
+	return r, nil
+}
+
+// DeadLetterRow is a record that could not be indexed: where it came from,
+// why, and its bytes. The key is source 0x00 big-endian line, so a file's
+// dead letters are one range in line order, and indexing the same input
+// again rewrites the same rows.
+type DeadLetterRow struct {
+	Origin Origin
+	Reason string
+	Raw    []byte
+}
+
+// Cell encodes the row: the value is uvarint(len(reason)), reason, raw.
+func (r DeadLetterRow) Cell() Cell {
+	k := make([]byte, 0, len(r.Origin.Source)+9)
+	k = append(append(k, r.Origin.Source...), 0)
+	k = binary.BigEndian.AppendUint64(k, uint64(r.Origin.Line))
+	v := make([]byte, 0, binary.MaxVarintLen64+len(r.Reason)+len(r.Raw))
+	v = binary.AppendUvarint(v, uint64(len(r.Reason)))
+	v = append(append(v, r.Reason...), r.Raw...)
+	return Cell{Table: TableDeadLetter, Key: k, Value: v}
+}
+
+// DecodeDeadLetter decodes a dead-letter cell.
+func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
+	var r DeadLetterRow
+	if len(key) < 9 || key[len(key)-9] != 0 {
+		return r, errors.New("dead-letter key malformed")
+	}
+	r.Origin = Origin{Source: string(key[:len(key)-9]), Line: int64(binary.BigEndian.Uint64(key[len(key)-8:]))}
+	n, w := binary.Uvarint(value)
+	if w <= 0 || uint64(len(value)-w) < n {
+		return r, errors.New("dead-letter value malformed")
+	}
+	r.Reason = string(value[w : w+int(n)])
+	r.Raw = value[w+int(n):]
+	return r, nil
+}
+
+// MetaRow is a row of the metadata table: a name and a JSON value. Index
+// parameters live under "param/...", runs under "run/<start>/<id>".
+type MetaRow struct {
+	Name  string
+	Value []byte
+}
+
+// Cell encodes the row.
+func (r MetaRow) Cell() Cell { return Cell{Table: TableMeta, Key: []byte(r.Name), Value: r.Value} }

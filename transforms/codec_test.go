@@ -1,0 +1,67 @@
+package transforms
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func TestTweetBatchCodecRoundTrip(t *testing.T) {
+	tests := []TweetBatch{
+		{},
+		{Tweets: []schemas.Tweet{{ID: 1, CreatedAt: 1_700_000_000, Lang: "en", JSON: []byte(`{}`)}}},
+		{Tweets: []schemas.Tweet{
+			{ID: 1 << 62, CreatedAt: 1_700_000_060, Lang: "ja", Text: "東京タワー", UserName: "名前", ScreenName: "u", HasPoint: true, Lat: 35.6586, Lon: 139.7454, JSON: []byte(`{"id_str":"1"}`), Origin: schemas.Origin{Source: "a.tar!b.json.gz", Line: 7}, RowKey: schemas.NewRowKey(1_700_000_060, []byte(`{"id_str":"1"}`))},
+			{ID: 2, CreatedAt: -5, Lang: "und", HasPoint: true, Lat: -90, Lon: 180, JSON: []byte{}},
+		}},
+	}
+	for i, in := range tests {
+		out, err := decodeTweetBatch(encodeTweetBatch(in))
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if len(in.Tweets) == 0 && len(out.Tweets) == 0 {
+			continue
+		}
+		for j := range in.Tweets {
+			if in.Tweets[j].JSON == nil {
+				in.Tweets[j].JSON = []byte{}
+			}
+		}
+		if !reflect.DeepEqual(normalize(in), normalize(out)) {
+			t.Errorf("case %d: round trip\n got %+v\nwant %+v", i, out, in)
+		}
+	}
+}
+
+func normalize(b TweetBatch) TweetBatch {
+	for i := range b.Tweets {
+		if len(b.Tweets[i].JSON) == 0 {
+			b.Tweets[i].JSON = []byte{}
+		}
+	}
+	return b
+}
+
+func TestTweetBatchDecodeRejectsTruncation(t *testing.T) {
+	enc := encodeTweetBatch(TweetBatch{Tweets: []schemas.Tweet{{ID: 9, Text: "hello", JSON: []byte(`{"a":1}`)}}})
+	for n := 0; n < len(enc); n++ {
+		if _, err := decodeTweetBatch(enc[:n]); err == nil {
+			t.Fatalf("decoding %d of %d bytes: no error", n, len(enc))
+		}
+	}
+}
+
+func TestRecordAndCellCodecRoundTrip(t *testing.T) {
+	r := schemas.Record{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1234}, Data: []byte("{\"x\":1}"), Fault: "truncated gzip stream"}
+	got, err := decodeRecord(encodeRecord(r))
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Errorf("record round trip: %+v, %v", got, err)
+	}
+	c := schemas.TermRow{Term: "#go", Field: "text", Freq: 3}.Cell()
+	gc, err := decodeCell(encodeCell(c))
+	if err != nil || !reflect.DeepEqual(gc, c) {
+		t.Errorf("cell round trip: %+v, %v", gc, err)
+	}
+}

@@ -1,0 +1,56 @@
+package transforms
+
+import (
+	"context"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Namespace is the Beam metrics namespace of every counter of the project.
+const Namespace = "tweetindex"
+
+// Counter names. Every count of a run's summary is one of these Beam
+// counters, so any runner that reports metrics reports the summary.
+// They reconcile: read = indexed + duplicates + skipped + dead_lettered.
+const (
+	CounterRead         = "read"          // items decoded from records: tweets, control messages and rejects
+	CounterIndexed      = "indexed"       // distinct tweets passed to the tables
+	CounterDuplicates   = "duplicates"    // further copies of a tweet id, dropped
+	CounterSkipped      = "skipped"       // stream control messages and keep-alives
+	CounterDeadLettered = "dead_lettered" // items that could not be indexed
+)
+
+var (
+	readCount       = beam.NewCounter(Namespace, CounterRead)
+	indexedCount    = beam.NewCounter(Namespace, CounterIndexed)
+	duplicateCount  = beam.NewCounter(Namespace, CounterDuplicates)
+	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
+	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
+	rowCounts       = func() map[schemas.Table]beam.Counter {
+		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
+		for _, t := range schemas.Tables {
+			m[t] = beam.NewCounter(Namespace, RowCounterName(t))
+		}
+		return m
+	}()
+)
+
+// RowCounterName returns the name of the counter of rows written to table,
+// e.g. "rows_terms".
+func RowCounterName(t schemas.Table) string { return "rows_" + t.Name() }
+
+// CountRows adds cells to the per-table row counters. Sinks call it once the
+// cells are durable, so the counters say what was written, not attempted.
+func CountRows(ctx context.Context, cells []schemas.Cell) {
+	var n [256]int64
+	for i := range cells {
+		n[cells[i].Table]++
+	}
+	for _, t := range schemas.Tables {
+		if n[t] > 0 {
+			rowCounts[t].Inc(ctx, n[t])
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package transforms
+
+import (
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func init() {
+	register.DoFn2x0[TweetBatch, func([]schemas.Cell)](&GeoFn{})
+}
+
+// GeoTemporalIndex returns the GeoTemporalIndex cells of the deduplicated
+// tweets that have a point: spread byte + day + 8-character geohash, the row
+// key as qualifier, and lat, lon as float32.
+func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("GeoTemporalIndex"), &GeoFn{}, tweets)
+}
+
+// GeoFn turns a batch of tweets into GeoTemporalIndex cells.
+type GeoFn struct{}
+
+// ProcessElement emits the cells of the batch's geotagged tweets, if any.
+func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
+	if cells := GeoCells(nil, b.Tweets); len(cells) > 0 {
+		emit(cells)
+	}
+}
+
+// GeoCells appends the GeoTemporalIndex cells of the geotagged tweets among
+// tweets to dst.
+func GeoCells(dst []schemas.Cell, tweets []schemas.Tweet) []schemas.Cell {
+	for i := range tweets {
+		t := &tweets[i]
+		if !t.HasPoint {
+			continue
+		}
+		geo := schemas.NewGeoKey(schemas.Spread(t.RowKey.Hash()), schemas.Day(t.CreatedAt), schemas.Geohash(t.Lat, t.Lon))
+		dst = append(dst, schemas.GeoRow{Geo: geo, Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon)}.Cell())
+	}
+	return dst
+}

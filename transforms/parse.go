@@ -1,0 +1,112 @@
+package transforms
+
+import (
+	"context"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func init() {
+	register.DoFn4x0[context.Context, []schemas.Record, func(beam.EventTime, int64, TweetBatch), func([]schemas.Cell)](&ParseFn{})
+	register.Emitter3[beam.EventTime, int64, TweetBatch]()
+	register.Emitter1[[]schemas.Cell]()
+	beam.RegisterType(reflectTypeOf[TweetBatch]())
+}
+
+// DefaultShards is the number of keys deduplication spreads tweets over
+// within one minute: the parallelism of the dedup stage.
+const DefaultShards = 16
+
+// TweetBatch is a batch of tweets. Before deduplication every tweet of a
+// batch falls in the same event-time minute and dedup shard; after it, in the
+// same minute.
+type TweetBatch struct {
+	Tweets []schemas.Tweet
+}
+
+// ParseFn decodes batches of source records into tweets and dead letters.
+//
+// Tweets leave keyed by dedup shard (a hash of the tweet id) and stamped
+// with the start of their created_at minute, so that all copies of a tweet,
+// which share their created_at, meet in one key and one 1-minute window.
+// Records that cannot be indexed leave as dead-letter cells.
+type ParseFn struct {
+	// Shards is the number of dedup keys per minute (DefaultShards if 0).
+	Shards int
+
+	dec     schemas.Decoder
+	out     schemas.Decoded
+	groups  map[group]*TweetBatch
+	pending []group
+}
+
+// group is the minute and dedup shard a tweet is sent to.
+type group struct {
+	minute int64
+	shard  int
+}
+
+// Setup prepares the decoder.
+func (f *ParseFn) Setup() {
+	if f.Shards <= 0 {
+		f.Shards = DefaultShards
+	}
+	f.groups = make(map[group]*TweetBatch)
+}
+
+// ProcessElement decodes one batch of records.
+func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emitTweets func(beam.EventTime, int64, TweetBatch), emitDead func([]schemas.Cell)) {
+	f.out.Reset()
+	for _, rec := range recs {
+		f.dec.Decode(rec, &f.out)
+	}
+	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
+	readCount.Inc(ctx, read)
+	if f.out.Controls > 0 {
+		skippedCount.Inc(ctx, int64(f.out.Controls))
+	}
+	if len(f.out.Rejects) > 0 {
+		deadLetterCount.Inc(ctx, int64(len(f.out.Rejects)))
+		emitDead(DeadLetterCells(nil, f.out.Rejects))
+	}
+	if len(f.out.Tweets) == 0 {
+		return
+	}
+	// Group by (minute, shard). The batch owns its tweets: f.out is reused.
+	f.pending = f.pending[:0]
+	for i := range f.out.Tweets {
+		t := f.out.Tweets[i]
+		t.RowKey = t.Key()
+		g := group{minute: floorDiv(t.CreatedAt, 60), shard: ShardOf(t.ID, f.Shards)}
+		b, ok := f.groups[g]
+		if !ok {
+			b = &TweetBatch{}
+			f.groups[g] = b
+			f.pending = append(f.pending, g)
+		}
+		b.Tweets = append(b.Tweets, t)
+	}
+	for _, g := range f.pending {
+		b := f.groups[g]
+		delete(f.groups, g)
+		emitTweets(mtime.FromMilliseconds(g.minute*60_000), int64(g.shard), *b)
+	}
+}
+
+// ShardOf maps a tweet id to one of n dedup shards. Snowflake ids carry a
+// sequence in their low bits, so the id is mixed before the modulus.
+func ShardOf(id uint64, n int) int {
+	return int((id * 0x9E3779B97F4A7C15 >> 32) % uint64(n))
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,52 @@
+package transforms
+
+import (
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func init() {
+	register.DoFn2x0[TweetBatch, func([]schemas.Cell)](&TermsFn{})
+}
+
+// The term index's fields (column families).
+const (
+	FieldText = "text" // terms of the tweet's full text
+	FieldUser = "user" // terms of the author's name and screen name
+)
+
+// TermIndex returns the TermIndex cells of deduplicated tweets: one cell per
+// distinct term per field per tweet, with the term's frequency.
+func TermIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("TermIndex"), &TermsFn{}, tweets)
+}
+
+// TermsFn turns a batch of tweets into TermIndex cells.
+type TermsFn struct {
+	terms []Term
+}
+
+// ProcessElement emits the cells of one batch.
+func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
+	cells := make([]schemas.Cell, 0, len(b.Tweets)*24)
+	for i := range b.Tweets {
+		cells, f.terms = TermCells(cells, f.terms[:0], &b.Tweets[i])
+	}
+	emit(cells)
+}
+
+// TermCells appends the TermIndex cells of t to dst, using scratch for the
+// terms, and returns both for reuse.
+func TermCells(dst []schemas.Cell, scratch []Term, t *schemas.Tweet) ([]schemas.Cell, []Term) {
+	scratch = Tokenize(scratch[:0], t.Text)
+	for _, term := range scratch {
+		dst = append(dst, schemas.TermRow{Term: term.Term, Field: FieldText, Key: t.RowKey, Freq: term.Freq}.Cell())
+	}
+	scratch = UserTerms(scratch[:0], t.UserName, t.ScreenName)
+	for _, term := range scratch {
+		dst = append(dst, schemas.TermRow{Term: term.Term, Field: FieldUser, Key: t.RowKey, Freq: term.Freq}.Cell())
+	}
+	return dst, scratch
+}
