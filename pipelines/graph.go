@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"errors"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
@@ -24,6 +25,9 @@ type Config struct {
 
 	// Shards is the number of dedup keys per minute (transforms.DefaultShards if 0).
 	Shards int
+	// Horizon is how long after its minute a tweet id is remembered for
+	// deduplication (transforms.DefaultHorizon if 0).
+	Horizon time.Duration
 }
 
 // Validate reports the first configuration error, as one line saying what to fix.
@@ -44,7 +48,7 @@ func (c Config) Validate() error {
 //	source (archive files | Kafka)        -> []schemas.Record batches
 //	  -> Parse                             -> tweets keyed by dedup shard, stamped with their minute
 //	                                       -> dead letters (cells)
-//	  -> Dedup (1-minute windows, by id)   -> distinct tweets
+//	  -> Dedup (by id, per 1-minute window, expiring state) -> distinct tweets
 //	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
 //	  -> sink (embedded store | Cassandra)
 func Build(s beam.Scope, cfg Config) error {
@@ -54,7 +58,7 @@ func Build(s beam.Scope, cfg Config) error {
 	records := archiveio.Read(s, cfg.Input, cfg.Archive)
 
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), &transforms.ParseFn{Shards: cfg.Shards}, records)
-	tweets := transforms.Dedup(s, keyed)
+	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
 
 	cells := beam.Flatten(s,
 		global(s, transforms.RawTweets(s, tweets)),

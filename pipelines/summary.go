@@ -31,13 +31,11 @@ type Summary struct {
 func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 	counters := map[string]int64{}
 	if r != nil {
-		if m := r.Metrics(); m != nil {
-			for _, c := range m.AllMetrics().Counters() {
-				if c.Key.Namespace != transforms.Namespace {
-					continue
-				}
-				counters[c.Key.Name] += c.Result()
+		for _, c := range r.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace != transforms.Namespace {
+				continue
 			}
+			counters[c.Key.Name] += c.Result()
 		}
 	}
 	s := Summary{

@@ -3,75 +3,137 @@ package transforms
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"slices"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 func init() {
-	register.DoFn4x0[context.Context, int64, func(*TweetBatch) bool, func(TweetBatch)](&DedupFn{})
-	register.Iter1[TweetBatch]()
+	register.DoFn5x1[context.Context, state.Provider, int64, TweetBatch, func(TweetBatch), error](&DedupFn{})
 	register.Emitter1[TweetBatch]()
 }
 
+// DefaultHorizon is how long, in event time past the end of its minute, a
+// tweet id is remembered: a copy that arrives later than this is dropped by
+// the runner as too late.
+const DefaultHorizon = 24 * time.Hour
+
 // Dedup keeps one tweet per tweet id. keyed is the ParseFn output: tweet
-// batches keyed by dedup shard and stamped with their minute. Every copy of
-// a tweet carries the same created_at, so all copies meet in one shard and
-// one 1-minute event-time window: a windowed GroupByKey deduplicates
-// exactly, in batch and in streaming, and the runner drops the window's
-// state once it expires. The result holds batches of distinct tweets, in
-// 1-minute windows.
-func Dedup(s beam.Scope, keyed beam.PCollection) beam.PCollection {
+// batches keyed by dedup shard (a hash of the id) and stamped with their
+// created_at minute.
+//
+// Every copy of a tweet carries the same created_at, so all copies land in
+// one shard and one 1-minute event-time window. DedupFn keeps, per shard
+// and window, the set of ids it has let through (Beam state is per key and
+// window), and lets a tweet through only if its id is new. The runner drops
+// that state when the window expires, horizon after its end: memory stays
+// bounded on an endless stream, and nothing waits for a window to close, so
+// tweets reach the tables as soon as they are read, in batch and streaming
+// alike. The result holds batches of distinct tweets, in 1-minute windows.
+func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
 	s = s.Scope("Dedup")
-	windowed := beam.WindowInto(s, window.NewFixedWindows(Minute), keyed)
-	grouped := beam.GroupByKey(s, windowed)
-	return beam.ParDo(s, &DedupFn{}, grouped)
+	if horizon <= 0 {
+		horizon = DefaultHorizon
+	}
+	windowed := beam.WindowInto(s, window.NewFixedWindows(Minute), keyed, beam.AllowedLateness(horizon))
+	return beam.ParDo(s, &DedupFn{Seen: state.MakeValueState[[]byte]("seen")}, windowed)
 }
 
-// DedupFn keeps one tweet of each id among the batches of one shard and
-// window. Of two copies with different bytes it keeps the one with the
-// smaller row key (then the smaller JSON), so the choice does not depend on
-// the order in which files or messages were read.
-type DedupFn struct{}
+// DedupFn lets through the first copy of each tweet id per shard and window.
+// Within one batch, of two copies with different bytes it keeps the one
+// with the smaller row key; across batches the first one read wins (a
+// stream cannot take back what it has written). Byte-identical copies, the
+// common case (re-delivery, an archive read twice), always give the same
+// tables.
+type DedupFn struct {
+	// Seen holds the ids let through, as sorted big-endian uint64s.
+	Seen state.Value[[]byte]
+}
 
-// ProcessElement deduplicates one shard of one window.
-func (f *DedupFn) ProcessElement(ctx context.Context, _ int64, batches func(*TweetBatch) bool, emit func(TweetBatch)) {
-	var (
-		out   []schemas.Tweet
-		index = make(map[uint64]int)
-		b     TweetBatch
-		dups  int64
-	)
-	for batches(&b) {
-		for _, t := range b.Tweets {
-			i, seen := index[t.ID]
-			if !seen {
-				index[t.ID] = len(out)
-				out = append(out, t)
-				continue
+// ProcessElement filters one batch against the ids already seen.
+func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, _ int64, b TweetBatch, emit func(TweetBatch)) error {
+	seen, _, err := f.Seen.Read(sp)
+	if err != nil {
+		return err
+	}
+	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy
+	slices.SortFunc(in, func(a, b schemas.Tweet) int {
+		if a.ID != b.ID {
+			if a.ID < b.ID {
+				return -1
 			}
-			dups++
-			if preferred(&t, &out[i]) {
-				out[i] = t
-			}
+			return 1
 		}
+		if c := bytes.Compare(a.RowKey[:], b.RowKey[:]); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.JSON, b.JSON)
+	})
+	out := in[:0]
+	var fresh []uint64
+	var dups int64
+	for i := range in {
+		id := in[i].ID
+		if (i > 0 && in[i-1].ID == id) || containsID(seen, id) {
+			dups++
+			continue
+		}
+		out = append(out, in[i])
+		fresh = append(fresh, id)
 	}
 	if dups > 0 {
 		duplicateCount.Inc(ctx, dups)
 	}
-	indexedCount.Inc(ctx, int64(len(out)))
-	if len(out) > 0 {
-		emit(TweetBatch{Tweets: out})
+	if len(out) == 0 {
+		return nil
 	}
+	if err := f.Seen.Write(sp, mergeIDs(seen, fresh)); err != nil {
+		return err
+	}
+	indexedCount.Inc(ctx, int64(len(out)))
+	emit(TweetBatch{Tweets: out})
+	return nil
 }
 
-// preferred reports whether a should be kept over b, two copies of one id.
-func preferred(a, b *schemas.Tweet) bool {
-	if c := bytes.Compare(a.RowKey[:], b.RowKey[:]); c != 0 {
-		return c < 0
+// containsID reports whether the sorted id set holds id.
+func containsID(set []byte, id uint64) bool {
+	lo, hi := 0, len(set)/8
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		v := binary.BigEndian.Uint64(set[m*8:])
+		switch {
+		case v == id:
+			return true
+		case v < id:
+			lo = m + 1
+		default:
+			hi = m
+		}
 	}
-	return bytes.Compare(a.JSON, b.JSON) < 0
+	return false
+}
+
+// mergeIDs merges sorted new ids (none in set) into the sorted set.
+func mergeIDs(set []byte, ids []uint64) []byte {
+	out := make([]byte, 0, len(set)+8*len(ids))
+	i := 0
+	for off := 0; off < len(set); off += 8 {
+		v := binary.BigEndian.Uint64(set[off:])
+		for i < len(ids) && ids[i] < v {
+			out = binary.BigEndian.AppendUint64(out, ids[i])
+			i++
+		}
+		out = binary.BigEndian.AppendUint64(out, v)
+	}
+	for ; i < len(ids); i++ {
+		out = binary.BigEndian.AppendUint64(out, ids[i])
+	}
+	return out
 }

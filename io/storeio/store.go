@@ -58,7 +58,7 @@ func options() *pebble.Options {
 		L0CompactionThreshold:       8,
 		L0StopWritesThreshold:       64,
 		LBaseMaxBytes:               256 << 20,
-		MaxConcurrentCompactions:    func() int { return 1 },
+		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
 	}
 	o.Logger = quietLogger{}
 	return o

@@ -1,0 +1,61 @@
+package archiveio
+
+// Defaults of Options.
+const (
+	DefaultBatchRecords     = 1024
+	DefaultBatchBytes       = 4 << 20
+	DefaultMaxRecordBytes   = 16 << 20
+	DefaultMaxDocumentBytes = 512 << 20
+)
+
+// faultDataBytes is how much of an oversized record is kept as its Data.
+const faultDataBytes = 1 << 10
+
+// maxDepth bounds the nesting of archives and compression layers, so that a
+// crafted file cannot recurse without end.
+const maxDepth = 8
+
+// Options tunes ReadFile. The zero value selects the defaults.
+type Options struct {
+	// BatchRecords is the largest number of records in one batch
+	// (DefaultBatchRecords if 0).
+	BatchRecords int
+	// BatchBytes is the number of record bytes after which a batch is
+	// complete (DefaultBatchBytes if 0). A batch may exceed it by one record.
+	BatchBytes int
+	// MaxRecordBytes is the longest line accepted (DefaultMaxRecordBytes if
+	// 0). A longer line becomes a faulted record holding its first KiB.
+	MaxRecordBytes int
+	// MaxDocumentBytes is the largest whole-document record accepted, such
+	// as a tweets.js or a pretty-printed API response
+	// (DefaultMaxDocumentBytes if 0). Such a document is held in memory
+	// whole; a larger one becomes a faulted record holding its first KiB.
+	MaxDocumentBytes int
+}
+
+func (o Options) withDefaults() Options {
+	if o.BatchRecords <= 0 {
+		o.BatchRecords = DefaultBatchRecords
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = DefaultBatchBytes
+	}
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if o.MaxDocumentBytes <= 0 {
+		o.MaxDocumentBytes = DefaultMaxDocumentBytes
+	}
+	return o
+}
+
+// Stats counts what ReadFile read from one file.
+type Stats struct {
+	// Records is the number of records passed to the callback, faulted
+	// ones included.
+	Records int64
+	// Bytes is the number of bytes read from disk (compressed bytes).
+	Bytes int64
+	// Faults is the number of records that carry a Fault.
+	Faults int64
+}

@@ -1,0 +1,96 @@
+package archiveio
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func init() {
+	register.DoFn2x0[[]schemas.Record, func(string)](&flattenFn{})
+}
+
+func TestMain(m *testing.M) {
+	ptest.Main(m)
+}
+
+// flattenFn renders each record of a batch as "BASE:LINE:DATA:FAULT".
+type flattenFn struct{}
+
+func (flattenFn) ProcessElement(batch []schemas.Record, emit func(string)) {
+	for _, r := range batch {
+		emit(fmt.Sprintf("%s:%d:%s:%s", filepath.Base(r.Origin.Source), r.Origin.Line, r.Data, r.Fault))
+	}
+}
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := tweetLines(1, 3), tweetLines(4, 2), tweetLines(6, 2)
+	writeFile(t, dir, "in/a.json", []byte(a))
+	writeFile(t, dir, "in/b.json.gz", gz(t, b))
+	writeFile(t, dir, "in/sub/c.tar", tarOf(t, member{"c.json.bz2", bz2(t, c)}))
+	writeFile(t, dir, "in/sub/d.json.gz", gz(t, a)[:10])
+
+	var want []any
+	for _, f := range []struct{ name, text string }{{"a.json", a}, {"b.json.gz", b}, {"c.tar!c.json.bz2", c}} {
+		for _, r := range linesOf(f.name, 1, f.text) {
+			want = append(want, fmt.Sprintf("%s:%d:%s:", r.Source, r.Line, r.Data))
+		}
+	}
+	want = append(want, "d.json.gz:1::truncated gzip stream: unexpected EOF")
+
+	p, s := beam.NewPipelineWithRoot()
+	batches := Read(s, filepath.Join(dir, "in", "**"), Options{BatchRecords: 2})
+	passert.Equals(s, beam.ParDo(s, &flattenFn{}, batches), want...)
+	res, err := ptest.RunWithMetrics(p)
+	if err != nil {
+		t.Fatalf("pipeline failed: %v", err)
+	}
+	counters := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Key.Namespace == "tweetindex" {
+			counters[c.Key.Name] += c.Committed
+		}
+	}
+	wantBytes := int64(len(a) + len(gz(t, b)) + len(tarOf(t, member{"c.json.bz2", bz2(t, c)})) + 10)
+	if counters[CounterFilesRead] != 4 || counters[CounterBytesRead] != wantBytes {
+		t.Errorf("counters = %v, want files_read 4, bytes_read %d", counters, wantBytes)
+	}
+}
+
+func TestReadNoMatch(t *testing.T) {
+	p, s := beam.NewPipelineWithRoot()
+	pattern := filepath.Join(t.TempDir(), "*.json")
+	Read(s, pattern, Options{})
+	err := ptest.Run(p)
+	if err == nil || !strings.Contains(err.Error(), "no files match") {
+		t.Fatalf("pipeline error = %v, want one saying no files match %q", err, pattern)
+	}
+}
+
+// TestReadFnUnopenable checks that a file that cannot be opened becomes a
+// faulted record at line 0 rather than a failure.
+func TestReadFnUnopenable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gone.json")
+	var got [][]schemas.Record
+	err := (&readFn{}).ProcessElement(context.Background(), path, func(b []schemas.Record) { got = append(got, b) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0]) != 1 {
+		t.Fatalf("emitted %v, want one batch of one record", got)
+	}
+	r := got[0][0]
+	if r.Origin != (schemas.Origin{Source: path}) || !strings.Contains(r.Fault, "no such file") || r.Data != nil {
+		t.Errorf("record = %+v, want a fault at %s:0", r, path)
+	}
+}

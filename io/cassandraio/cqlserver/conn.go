@@ -1,0 +1,214 @@
+package cqlserver
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// conn is one client connection. Frames are read in order; STARTUP,
+// OPTIONS and REGISTER are answered in order, QUERY, PREPARE, EXECUTE and
+// BATCH each in their own goroutine (answers may overtake each other, as
+// the stream ids allow). One writer goroutine sends the answers.
+type conn struct {
+	srv *Server
+	nc  net.Conn
+
+	out       chan []byte
+	done      chan struct{}
+	closeOnce sync.Once
+	ready     atomic.Bool
+	events    atomic.Bool // registered for SCHEMA_CHANGE
+	requests  sync.WaitGroup
+
+	mu       sync.Mutex
+	keyspace string // set by USE
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	return &conn{srv: s, nc: nc, out: make(chan []byte, 256), done: make(chan struct{})}
+}
+
+// close drops the connection; requests in flight are not answered.
+func (c *conn) close() {
+	c.closeOnce.Do(func() {
+		close(c.done)
+		c.nc.Close()
+	})
+}
+
+func (c *conn) serve() {
+	var writer sync.WaitGroup
+	writer.Add(1)
+	go func() {
+		defer writer.Done()
+		c.writeLoop()
+	}()
+	err := c.readLoop()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+		c.srv.logf("cqlserver: connection %s: %v", c.nc.RemoteAddr(), err)
+	}
+	// No more senders: let the writer send what is queued, then hang up.
+	c.requests.Wait()
+	close(c.out)
+	writer.Wait()
+	c.close()
+}
+
+func (c *conn) writeLoop() {
+	bw := bufio.NewWriterSize(c.nc, 64<<10)
+	for {
+		select {
+		case f, ok := <-c.out:
+			if !ok {
+				bw.Flush()
+				return
+			}
+			if _, err := bw.Write(f); err != nil {
+				c.close()
+				return
+			}
+			if len(c.out) == 0 {
+				if err := bw.Flush(); err != nil {
+					c.close()
+					return
+				}
+			}
+		case <-c.done:
+			return
+		}
+	}
+}
+
+// send queues a frame; it is dropped if the connection is gone.
+func (c *conn) send(frame []byte) {
+	if frame == nil {
+		return
+	}
+	select {
+	case c.out <- frame:
+	case <-c.done:
+	}
+}
+
+func (c *conn) readLoop() error {
+	br := bufio.NewReaderSize(c.nc, 64<<10)
+	hbuf := make([]byte, headerLen)
+	for {
+		h, err := readHeader(br, hbuf)
+		if err != nil {
+			return err
+		}
+		c.srv.stats.requests.Add(1)
+		if h.version != protoVersion {
+			// Section 2.1: one version per connection. Answer in a version
+			// the client can read, so a driver negotiating a version sees
+			// a protocol error and tries a lower one.
+			v := byte(protoVersion)
+			if h.version&0x7f >= 3 && h.version&0x7f <= 5 {
+				v = h.version & 0x7f
+			}
+			f := errProtocol("Invalid or unsupported protocol version (%d); supported versions are (4/v4)", h.version&0x7f).frame(h.stream)
+			f[0] = responseBit | v
+			c.send(f)
+			return errors.New("unsupported protocol version")
+		}
+		if h.length < 0 || h.length > maxFrameBody {
+			c.send(errProtocol("frame body length %d out of range", h.length).frame(h.stream))
+			return errors.New("frame too large")
+		}
+		body := make([]byte, h.length)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return err
+		}
+		if h.flags&flagCompress != 0 {
+			c.send(errProtocol("compression was not negotiated").frame(h.stream))
+			continue
+		}
+		switch h.opcode {
+		case opOptions:
+			c.send(supported(h.stream))
+		case opStartup:
+			c.send(c.startup(h, body))
+		case opRegister:
+			c.send(c.register(h, body))
+		case opQuery, opPrepare, opExecute, opBatch:
+			if !c.ready.Load() {
+				c.send(errProtocol("STARTUP must be the first message of a connection").frame(h.stream))
+				continue
+			}
+			c.requests.Add(1)
+			c.srv.begin(false)
+			go func() {
+				defer c.requests.Done()
+				defer c.srv.end(false)
+				c.send(c.request(h, body))
+			}()
+		case opAuthResponse:
+			c.send(errProtocol("authentication was not requested").frame(h.stream))
+		default:
+			c.send(errProtocol("unknown or response opcode 0x%02x in a request", h.opcode).frame(h.stream))
+		}
+	}
+}
+
+func supported(stream int16) []byte {
+	w := newFrame(stream, opSupported)
+	w.stringMultimap(map[string][]string{
+		"CQL_VERSION":       {cqlVersion},
+		"COMPRESSION":       {},
+		"PROTOCOL_VERSIONS": {"4/v4"},
+	}, []string{"COMPRESSION", "CQL_VERSION", "PROTOCOL_VERSIONS"})
+	return w.finish()
+}
+
+func (c *conn) startup(h header, body []byte) []byte {
+	if c.ready.Load() {
+		return errProtocol("STARTUP sent twice").frame(h.stream)
+	}
+	r := &reader{b: body}
+	opts := r.stringMap()
+	if r.err != nil {
+		return errProtocol("STARTUP: %v", r.err).frame(h.stream)
+	}
+	if v := opts["CQL_VERSION"]; !strings.HasPrefix(v, "3.") {
+		return errProtocol("STARTUP: CQL_VERSION %q is not supported; want 3.x", v).frame(h.stream)
+	}
+	if comp, ok := opts["COMPRESSION"]; ok {
+		return errProtocol("Unknown compression algorithm: %s", comp).frame(h.stream)
+	}
+	c.ready.Store(true)
+	return newFrame(h.stream, opReady).finish()
+}
+
+func (c *conn) register(h header, body []byte) []byte {
+	if !c.ready.Load() {
+		return errProtocol("STARTUP must be the first message of a connection").frame(h.stream)
+	}
+	r := &reader{b: body}
+	for _, ev := range r.stringList() {
+		switch ev {
+		case "SCHEMA_CHANGE":
+			c.events.Store(true)
+		case "TOPOLOGY_CHANGE", "STATUS_CHANGE":
+		default:
+			return errProtocol("REGISTER: unknown event type %q", ev).frame(h.stream)
+		}
+	}
+	if r.err != nil {
+		return errProtocol("REGISTER: %v", r.err).frame(h.stream)
+	}
+	// A one-node in-memory cluster has no topology or status changes;
+	// schema changes are pushed (Server.schemaChange).
+	return newFrame(h.stream, opReady).finish()
+}
+
+func (c *conn) setKeyspace(ks string) {
+	c.mu.Lock()
+	c.keyspace = ks
+	c.mu.Unlock()
+}

@@ -1,0 +1,37 @@
+// Package cassandraio is the Cassandra (and ScyllaDB) sink of the pipeline,
+// and the reader that dumps the tables back.
+//
+// It uses github.com/apache/cassandra-gocql-driver/v2, the maintained line
+// of gocql (the driver known as github.com/gocql/gocql, whose last v1
+// release is v1.7.0), over native protocol v4 by default.
+//
+// The tables and statements are those of package schemas: schemas.CQLSchema
+// (created by ApplySchema), schemas.CQLCatalog (the only statements the sink
+// and the reader send) and schemas.CQLValues / schemas.CellFromCQL (the
+// mapping of a cell to a row and back, byte for byte).
+//
+// Writing:
+//
+//	cfg := cassandraio.DefaultConfig("10.0.0.1", "10.0.0.2")
+//	cfg.Keyspace, cfg.Consistency = "tweetindex", "LOCAL_QUORUM"
+//	if err := cfg.Validate(); err != nil { ... }
+//	if err := cassandraio.ApplySchema(ctx, cfg, replication); err != nil { ... }
+//	cassandraio.Write(s, cfg, cells) // cells: PCollection of []schemas.Cell
+//
+// Write groups the rows of a bundle by partition into UNLOGGED batches of
+// bounded size (one partition per request, sent to a replica of it by
+// token-aware routing), keeps a bounded number of requests in flight,
+// retries requests that failed with a write timeout, unavailable,
+// overloaded or bootstrapping error, a client timeout or a lost connection,
+// with exponential backoff, and finishes a bundle only once every row of it
+// is acknowledged at the configured consistency. A write that still fails
+// after its retries fails the bundle. Writer is the same logic without Beam.
+//
+// Reading: Reader.Scan (unordered, streaming), Reader.ScanTable (key
+// order, in memory: the order of the embedded store), Reader.ScanPartition
+// and Reader.Get.
+//
+// The package's tests run the real driver against cqlserver, an in-process
+// CQL protocol server; with CASSANDRA_HOSTS set, the integration tests run
+// against a real cluster instead (see runners/cassandra).
+package cassandraio

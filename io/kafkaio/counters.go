@@ -1,0 +1,22 @@
+package kafkaio
+
+import "github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+// Namespace is the Beam metrics namespace of the counters, the project's
+// (transforms.Namespace).
+const Namespace = "tweetindex"
+
+// Counter names.
+const (
+	CounterRecordsRead    = "kafka_records_read"    // records emitted
+	CounterBytesRead      = "kafka_bytes_read"      // bytes of their values
+	CounterReconnects     = "kafka_reconnects"      // failed broker calls retried
+	CounterOffsetsSkipped = "kafka_offsets_skipped" // offsets deleted by the broker before they were read
+)
+
+var (
+	recordsRead    = beam.NewCounter(Namespace, CounterRecordsRead)
+	bytesRead      = beam.NewCounter(Namespace, CounterBytesRead)
+	reconnects     = beam.NewCounter(Namespace, CounterReconnects)
+	offsetsSkipped = beam.NewCounter(Namespace, CounterOffsetsSkipped)
+)

@@ -1,0 +1,246 @@
+// Package kafkatest runs an in-process Kafka broker, franz-go's kfake,
+// for tests and local demos, and produces messages into it with
+// segmentio/kafka-go, the client kafkaio reads with. Everything goes
+// through the real Kafka wire protocol on a loopback TCP port.
+package kafkatest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Options configure Start.
+type Options struct {
+	// Addr is the host:port to listen on; empty means 127.0.0.1 on a free
+	// port. The broker advertises this address to clients.
+	Addr string
+	// DataDir, when set, persists topics, records and committed offsets
+	// there, across Restart and across processes. Empty keeps everything
+	// in memory (and Restart then starts an empty broker).
+	DataDir string
+	// Extra are further kfake options (SASL users, TLS, ...).
+	Extra []kfake.Opt
+}
+
+// Broker is a running single-node kfake cluster.
+type Broker struct {
+	topics map[string]int
+	opts   Options
+	host   string
+	port   int
+
+	mu sync.Mutex
+	c  *kfake.Cluster
+}
+
+// Start starts a broker with the given topics (name to partition count).
+// Close it when done.
+func Start(topics map[string]int, o Options) (*Broker, error) {
+	host, port := "127.0.0.1", 0
+	if o.Addr != "" {
+		h, p, err := net.SplitHostPort(o.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("kafkatest: address %q: %w", o.Addr, err)
+		}
+		if port, err = strconv.Atoi(p); err != nil {
+			return nil, fmt.Errorf("kafkatest: address %q: bad port", o.Addr)
+		}
+		if h != "" {
+			host = h
+		}
+	}
+	b := &Broker{topics: topics, opts: o, host: host, port: port}
+	if err := b.start(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Broker) start() error {
+	host := b.host
+	opts := []kfake.Opt{
+		kfake.Ports(b.port),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) {
+			return net.Listen(network, net.JoinHostPort(host, strconv.Itoa(b.port)))
+		}),
+	}
+	if b.opts.DataDir != "" {
+		opts = append(opts, kfake.DataDir(b.opts.DataDir))
+	}
+	for name, n := range b.topics {
+		opts = append(opts, kfake.SeedTopics(int32(n), name))
+	}
+	c, err := kfake.NewCluster(append(opts, b.opts.Extra...)...)
+	if err != nil {
+		return fmt.Errorf("kafkatest: starting broker: %w", err)
+	}
+	_, p, err := net.SplitHostPort(c.ListenAddrs()[0])
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("kafkatest: broker address: %w", err)
+	}
+	b.port, _ = strconv.Atoi(p) // keep a port picked for us across restarts
+	b.mu.Lock()
+	b.c = c
+	b.mu.Unlock()
+	return nil
+}
+
+// Addr returns the broker's host:port.
+func (b *Broker) Addr() string { return net.JoinHostPort(b.host, strconv.Itoa(b.port)) }
+
+// Cluster returns the running kfake cluster, for fault injection.
+func (b *Broker) Cluster() *kfake.Cluster {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.c
+}
+
+// Close stops the broker, persisting its state if it has a DataDir.
+func (b *Broker) Close() {
+	b.mu.Lock()
+	c := b.c
+	b.c = nil
+	b.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}
+
+// Restart stops the broker, closing every client connection, and starts it
+// again on the same address with the same data (if it has a DataDir).
+func (b *Broker) Restart() error {
+	b.Close()
+	return b.start()
+}
+
+// DropFetchConnections makes the broker close the connection of each of the
+// next n fetch requests instead of answering it, as a broker that goes away
+// mid-read does. The returned function reports how many were dropped.
+func (b *Broker) DropFetchConnections(n int) (dropped func() int) {
+	var count atomic.Int64
+	c := b.Cluster()
+	c.ControlKey(int16(kmsg.Fetch), func(kmsg.Request) (kmsg.Response, error, bool) {
+		if count.Add(1) < int64(n) {
+			c.KeepControl()
+		} else {
+			c.DropControl() // KeepControl is sticky
+		}
+		return nil, errors.New("kafkatest: dropping the connection"), true
+	})
+	return func() int { return int(count.Load()) }
+}
+
+// DeleteRecords deletes the records of a partition below offset before, as
+// retention does: the log then starts at before.
+func (b *Broker) DeleteRecords(ctx context.Context, topic string, partition int, before int64) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()))
+	if err != nil {
+		return fmt.Errorf("kafkatest: %w", err)
+	}
+	defer cl.Close()
+	p := kmsg.NewDeleteRecordsRequestTopicPartition()
+	p.Partition, p.Offset = int32(partition), before
+	t := kmsg.NewDeleteRecordsRequestTopic()
+	t.Topic, t.Partitions = topic, []kmsg.DeleteRecordsRequestTopicPartition{p}
+	req := kmsg.NewPtrDeleteRecordsRequest()
+	req.Topics, req.TimeoutMillis = []kmsg.DeleteRecordsRequestTopic{t}, 10_000
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		return fmt.Errorf("kafkatest: deleting records: %w", err)
+	}
+	for _, rt := range resp.Topics {
+		for _, rp := range rt.Partitions {
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				return fmt.Errorf("kafkatest: deleting records of %s/%d: %w", topic, partition, err)
+			}
+		}
+	}
+	return nil
+}
+
+// NewBroker starts a broker for the test, persisting to a temporary
+// directory so that Restart keeps its data, and closes it when the test
+// ends.
+func NewBroker(tb testing.TB, topics map[string]int, extra ...kfake.Opt) *Broker {
+	tb.Helper()
+	b, err := Start(topics, Options{DataDir: tb.TempDir(), Extra: extra})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(b.Close)
+	return b
+}
+
+// StartBroker starts a broker for the test with the given topics (name to
+// partition count) and returns its address. It is closed when the test ends.
+func StartBroker(tb testing.TB, topics map[string]int) (addr string) {
+	tb.Helper()
+	return NewBroker(tb, topics).Addr()
+}
+
+// Produce writes values, in order, to one partition of topic; it fails the
+// test on error. Call it from the test's goroutine.
+func Produce(tb testing.TB, addr, topic string, partition int, values [][]byte) {
+	tb.Helper()
+	msgs := make([]kafka.Message, len(values))
+	for i, v := range values {
+		msgs[i] = kafka.Message{Value: v}
+	}
+	ProduceMessages(tb, addr, topic, partition, msgs)
+}
+
+// ProduceMessages is Produce with whole messages: keys, headers and
+// timestamps (a zero Time is the time of producing).
+func ProduceMessages(tb testing.TB, addr, topic string, partition int, msgs []kafka.Message) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := WriteMessages(ctx, addr, topic, partition, msgs); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// maxRequestBytes keeps each produce request well under kfake's (and
+// Kafka's) default message.max.bytes of 1 MiB.
+const maxRequestBytes = 512 << 10
+
+// WriteMessages writes msgs, in order, to one partition of topic at the
+// broker at addr, in as few requests as its size limits allow.
+func WriteMessages(ctx context.Context, addr, topic string, partition int, msgs []kafka.Message) error {
+	conn, err := (&kafka.Dialer{Timeout: 10 * time.Second}).DialLeader(ctx, "tcp", addr, topic, partition)
+	if err != nil {
+		return fmt.Errorf("kafkatest: dialing the leader of %s/%d: %w", topic, partition, err)
+	}
+	defer conn.Close()
+	if d, ok := ctx.Deadline(); ok {
+		if err := conn.SetDeadline(d); err != nil {
+			return err
+		}
+	}
+	for len(msgs) > 0 {
+		n, size := 0, 0
+		for n < len(msgs) && (n == 0 || size+len(msgs[n].Value)+len(msgs[n].Key)+64 <= maxRequestBytes) {
+			size += len(msgs[n].Value) + len(msgs[n].Key) + 64
+			n++
+		}
+		if _, err := conn.WriteMessages(msgs[:n]...); err != nil {
+			return fmt.Errorf("kafkatest: producing to %s/%d: %w", topic, partition, err)
+		}
+		msgs = msgs[n:]
+	}
+	return nil
+}

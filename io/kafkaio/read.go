@@ -1,0 +1,254 @@
+package kafkaio
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, []byte, func(partitionRead), error](&listPartitionsFn{})
+	register.Emitter1[partitionRead]()
+	register.DoFn5x2[context.Context, *watermarkEstimator, *sdf.LockRTracker, partitionRead,
+		func(beam.EventTime, []schemas.Record), sdf.ProcessContinuation, error](&readFn{})
+	register.DoFn4x1[context.Context, *sdf.LockRTracker, partitionRead,
+		func(beam.EventTime, []schemas.Record), error](&boundedReadFn{})
+	register.Emitter2[beam.EventTime, []schemas.Record]()
+	beam.RegisterType(reflect.TypeOf((*partitionRead)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*watermarkState)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*listPartitionsFn)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*readFn)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*boundedReadFn)(nil)).Elem())
+}
+
+// Read reads cfg.Topic and returns a PCollection of []schemas.Record
+// batches: consecutive records of one partition, each with Origin
+// {Source: "kafka:TOPIC/PARTITION", Line: offset} and Data the message
+// value, timestamped with the earliest tweet time among them (see
+// schemas.EventTime). With cfg.Stop and without cfg.Commit the PCollection
+// is bounded; otherwise it is unbounded (a read that commits ends at Stop
+// all the same), and its watermark follows tweet time (see Config).
+//
+// Read panics if cfg is not valid; check cfg.Validate first, or use TryRead.
+func Read(s beam.Scope, cfg Config) beam.PCollection {
+	col, err := TryRead(s, cfg)
+	if err != nil {
+		panic(err)
+	}
+	return col
+}
+
+// TryRead is Read, returning an invalid configuration as an error.
+func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
+	if err := cfg.Validate(); err != nil {
+		return beam.PCollection{}, err
+	}
+	s = s.Scope("kafkaio.Read")
+	parts := beam.ParDo(s.Scope("ListPartitions"), &listPartitionsFn{Config: cfg}, beam.Impulse(s))
+	if cfg.Bounded() && !cfg.Commit {
+		return beam.ParDo(s.Scope("ReadPartitions"), &boundedReadFn{Config: cfg}, parts), nil
+	}
+	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{Config: cfg}, parts), nil
+}
+
+// readFn is the splittable DoFn of an unbounded read, and of a read that
+// commits offsets: one restriction per partition over [start offset, stop
+// offset or math.MaxInt64), which it reads in steps of at most
+// CheckpointInterval, checkpointing between them (and after every poll
+// that finds nothing), with a watermark estimator driven by tweet time.
+//
+// Offsets are committed when a checkpoint's residual is resumed: the
+// runner hands out a residual only once it has committed the output of
+// the bundle that returned it, so every record before the residual's start
+// is safely downstream. (The SDK's BundleFinalization would do the same
+// job, but in Beam Go v2.77 a plan that is reused for a later bundle drops
+// that bundle's finalization callbacks.) To commit the last records read,
+// a read that ends (at Stop, or drained) checkpoints once more first.
+type readFn struct {
+	Config Config
+	r      *reader
+}
+
+// Setup connects.
+func (f *readFn) Setup() error {
+	r, err := newReader(f.Config)
+	f.r = r
+	return err
+}
+
+// Teardown closes the connections.
+func (f *readFn) Teardown() { f.r.close() }
+
+// CreateInitialRestriction is the partition's offset range.
+func (f *readFn) CreateInitialRestriction(p partitionRead) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: p.Start, End: p.End}
+}
+
+// SplitRestriction keeps the partition whole: partitions are the unit of
+// parallelism; the runner splits further while reading.
+func (f *readFn) SplitRestriction(_ partitionRead, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{rest}
+}
+
+// RestrictionSize is the number of offsets in a bounded range, 1 for an
+// open one (its size is only known while reading).
+func (f *readFn) RestrictionSize(_ partitionRead, rest offsetrange.Restriction) float64 {
+	return restrictionSize(rest)
+}
+
+// CreateTracker tracks the range; see offsetTracker.
+func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	t := newOffsetTracker(rest, true, f.Config.Commit)
+	t.emptyResidual = f.Config.Commit
+	return sdf.NewLockRTracker(t)
+}
+
+// TruncateRestriction is what a runner's drain keeps of the remaining
+// range: nothing.
+func (f *readFn) TruncateRestriction(rt *sdf.LockRTracker, _ partitionRead) offsetrange.Restriction {
+	start := rt.GetRestriction().(offsetrange.Restriction).Start
+	return offsetrange.Restriction{Start: start, End: start}
+}
+
+// InitialWatermarkEstimatorState starts the watermark at the element's
+// timestamp (the impulse's, the beginning of time).
+func (f *readFn) InitialWatermarkEstimatorState(et beam.EventTime, _ offsetrange.Restriction, _ partitionRead) watermarkState {
+	return watermarkState{Watermark: int64(et)}
+}
+
+// CreateWatermarkEstimator restores the partition's estimator.
+func (f *readFn) CreateWatermarkEstimator(state watermarkState) *watermarkEstimator {
+	return newWatermarkEstimator(state, f.Config)
+}
+
+// WatermarkEstimatorState saves the partition's estimator at a checkpoint.
+func (f *readFn) WatermarkEstimatorState(we *watermarkEstimator) watermarkState {
+	return we.snapshot()
+}
+
+// ProcessElement commits the offsets before the restriction (with Commit),
+// then reads the partition from there for at most CheckpointInterval and
+// asks to be resumed: at once if records are flowing, after PollInterval
+// if the partition is caught up.
+func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
+	s := f.r.newState(p, rt, we, emit)
+	if f.r.cfg.Commit && s.next > p.Start {
+		f.r.commit(ctx, p, s.next)
+	}
+	out, err := f.r.read(ctx, s, time.Now().Add(f.r.cfg.CheckpointInterval))
+	if err != nil {
+		return sdf.StopProcessing(), err
+	}
+	switch out {
+	case checkpoint:
+		return sdf.ResumeProcessingIn(0), nil
+	case caughtUp:
+		if p.StopTime == 0 || time.Now().UnixMilli() < p.StopTime {
+			we.caughtUp(time.Now())
+			return sdf.ResumeProcessingIn(f.r.cfg.PollInterval), nil
+		}
+		out = ended // caught up after the stop time: whatever arrives now is stamped after it
+	}
+	if out == drained {
+		log.Infof(ctx, "kafkaio: %s drained at offset %d", s.source, s.next)
+	}
+	if f.r.cfg.Commit && s.claimed > 0 && out != rangeDone {
+		// Checkpoint once more: resuming the empty rest commits the
+		// records read here, then ends the read.
+		return sdf.ResumeProcessingIn(0), nil
+	}
+	if err := finish(rt); err != nil {
+		return sdf.StopProcessing(), err
+	}
+	we.finish()
+	return sdf.StopProcessing(), nil
+}
+
+// boundedReadFn is the splittable DoFn of a bounded read (Config.Stop set,
+// Commit not): one restriction per partition over [start offset, stop
+// offset), read to its end in one call. The runner may split it.
+type boundedReadFn struct {
+	Config Config
+	r      *reader
+}
+
+// Setup connects.
+func (f *boundedReadFn) Setup() error {
+	r, err := newReader(f.Config)
+	f.r = r
+	return err
+}
+
+// Teardown closes the connections.
+func (f *boundedReadFn) Teardown() { f.r.close() }
+
+// CreateInitialRestriction is the partition's offset range.
+func (f *boundedReadFn) CreateInitialRestriction(p partitionRead) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: p.Start, End: p.End}
+}
+
+// SplitRestriction keeps the partition whole; the runner may split it
+// while reading.
+func (f *boundedReadFn) SplitRestriction(_ partitionRead, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{rest}
+}
+
+// RestrictionSize is the number of offsets in the range (1 while its end
+// is a time not reached yet).
+func (f *boundedReadFn) RestrictionSize(_ partitionRead, rest offsetrange.Restriction) float64 {
+	return restrictionSize(rest)
+}
+
+// CreateTracker tracks the range; see offsetTracker. A range that ends at
+// a time is only split at the current position.
+func (f *boundedReadFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	return sdf.NewLockRTracker(newOffsetTracker(rest, false, rest.End == math.MaxInt64))
+}
+
+// ProcessElement reads the partition's range to its end, waiting for
+// records not produced yet when it ends at a time.
+func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) error {
+	s := f.r.newState(p, rt, nil, emit)
+	for {
+		out, err := f.r.read(ctx, s, time.Now().Add(time.Hour))
+		if err != nil {
+			return err
+		}
+		switch out {
+		case checkpoint:
+			continue
+		case caughtUp:
+			if p.StopTime == 0 || time.Now().UnixMilli() < p.StopTime {
+				continue // the stop time is not reached yet: poll again
+			}
+		case drained:
+			log.Infof(ctx, "kafkaio: %s drained at offset %d", s.source, s.next)
+		}
+		return finish(rt)
+	}
+}
+
+func restrictionSize(rest offsetrange.Restriction) float64 {
+	if rest.End == math.MaxInt64 {
+		return 1
+	}
+	return float64(max(rest.End-rest.Start, 0))
+}
+
+// commit commits next as the group's offset of p's partition. A failed
+// commit is logged, not returned: it costs only records read again after
+// a restart.
+func (r *reader) commit(ctx context.Context, p partitionRead, next int64) {
+	if err := commitOffset(ctx, r.client, r.cfg, p.Partition, next); err != nil {
+		log.Warnf(ctx, "kafkaio: offset not committed (the records after the last commit will be read again on restart): %v", err)
+	}
+}

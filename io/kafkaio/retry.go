@@ -1,0 +1,92 @@
+package kafkaio
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// Backoff between retries of a failing broker call.
+const (
+	minBackoff = 20 * time.Millisecond
+	maxBackoff = 2 * time.Second
+)
+
+// errPermanent marks an error that retrying cannot fix.
+type errPermanent struct{ err error }
+
+func (e errPermanent) Error() string { return e.err.Error() }
+func (e errPermanent) Unwrap() error { return e.err }
+
+// permanent wraps err so that retry gives up at once.
+func permanent(err error) error { return errPermanent{err} }
+
+// retryable reports whether a failed broker call may succeed if repeated:
+// network failures and Kafka's temporary errors (leader changes, a
+// coordinator loading) may; Kafka's other errors (authentication and
+// authorization failures, bad requests), untrusted certificates and a
+// cancelled context may not.
+func retryable(err error) bool {
+	var perm errPermanent
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &perm):
+		return false
+	case errors.Is(err, context.Canceled):
+		return false
+	}
+	var kerr kafka.Error
+	if errors.As(err, &kerr) {
+		return kerr.Temporary()
+	}
+	var (
+		verify  *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+	)
+	if errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) {
+		return false // a certificate the configuration does not trust
+	}
+	return true
+}
+
+// retry calls op until it succeeds, fails with an error that is not
+// retryable, ctx ends or timeout passes, backing off exponentially between
+// attempts. onRetry, if not nil, is called with each error that is retried.
+func retry(ctx context.Context, timeout time.Duration, what string, op func(context.Context) error, onRetry func(error)) error {
+	deadline := time.Now().Add(timeout)
+	backoff := minBackoff
+	for attempt := 1; ; attempt++ {
+		err := op(ctx)
+		if err == nil {
+			return nil
+		}
+		if !retryable(err) {
+			return fmt.Errorf("kafkaio: %s: %w", what, err)
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("kafkaio: %s: %w (after %d attempts)", what, ctx.Err(), attempt)
+		}
+		if time.Now().Add(backoff).After(deadline) {
+			return fmt.Errorf("kafkaio: %s: still failing after %d attempts in %v: %w", what, attempt, timeout, err)
+		}
+		if onRetry != nil {
+			onRetry(err)
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("kafkaio: %s: %w (after %d attempts, last error: %v)", what, ctx.Err(), attempt, err)
+		case <-t.C:
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dsnet/compress/bzip2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/segmentio/kafka-go"
+)
+
+// maxRequest is the most messages one produce call sends.
+const maxRequest = 5000
+
+// produce produces the lines of files at a steady rate until they are all
+// sent (once, or forever with -loop), -n messages are sent, or ctx ends.
+func produce(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("devbroker produce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	broker := fs.String("broker", "127.0.0.1:9092", "broker host:port")
+	topic := fs.String("topic", "tweets", "topic to produce to")
+	rate := fs.Float64("rate", 1000, "messages per second (0: as fast as possible)")
+	loop := fs.Bool("loop", false, "start over after the last file, until interrupted")
+	limit := fs.Int("n", 0, "stop after this many messages (0: no limit)")
+	quiet := fs.Bool("q", false, "no progress lines")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("produce: no input files (usage: devbroker produce [flags] FILES...)")
+	}
+	if *rate < 0 {
+		return errors.New("produce: -rate must not be negative")
+	}
+	src := &lineSource{files: fs.Args(), loop: *loop, warn: stderr}
+	defer src.close()
+
+	w := &kafka.Writer{
+		Addr:         kafka.TCP(*broker),
+		Topic:        *topic,
+		Balancer:     &kafka.RoundRobin{},
+		BatchSize:    maxRequest,
+		BatchBytes:   900 << 10, // under the broker's 1 MiB message.max.bytes
+		BatchTimeout: time.Millisecond,
+		RequiredAcks: kafka.RequireOne,
+	}
+	defer w.Close()
+
+	start, lastReport := time.Now(), time.Now()
+	sent, reported := 0, 0
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for *limit == 0 || sent < *limit {
+		n := maxRequest
+		if *rate > 0 {
+			n = min(int(*rate*time.Since(start).Seconds())-sent, maxRequest)
+			if n <= 0 {
+				select {
+				case <-ctx.Done():
+					return report(stderr, sent, start, nil)
+				case <-tick.C:
+				}
+				continue
+			}
+		}
+		if *limit > 0 {
+			n = min(n, *limit-sent)
+		}
+		msgs, err := src.next(n)
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			break // every file sent
+		}
+		if err := w.WriteMessages(ctx, msgs...); err != nil {
+			if ctx.Err() != nil {
+				return report(stderr, sent, start, nil)
+			}
+			return report(stderr, sent, start, fmt.Errorf("produce: %w", err))
+		}
+		sent += len(msgs)
+		if now := time.Now(); !*quiet && now.Sub(lastReport) >= time.Second {
+			fmt.Fprintf(stderr, "devbroker: produced %d messages (%.0f/s)\n", sent, float64(sent-reported)/now.Sub(lastReport).Seconds())
+			lastReport, reported = now, sent
+		}
+	}
+	return report(stderr, sent, start, nil)
+}
+
+func report(w io.Writer, sent int, start time.Time, err error) error {
+	fmt.Fprintf(w, "devbroker: produced %d messages in %v\n", sent, time.Since(start).Round(time.Millisecond))
+	return err
+}
+
+// lineSource reads the non-blank lines of files, in order, decompressing by
+// file extension, as Kafka messages. A file that fails to read is reported
+// and skipped from the point of failure.
+type lineSource struct {
+	files []string
+	loop  bool
+	warn  io.Writer
+
+	i      int // next file
+	f      *os.File
+	closer io.Closer // the decompressor, if any
+	r      *bufio.Reader
+	lines  int // lines read since the first file was opened
+}
+
+// next returns up to n messages; none when every file has been read (and
+// the source does not loop).
+func (s *lineSource) next(n int) ([]kafka.Message, error) {
+	var msgs []kafka.Message
+	for len(msgs) < n {
+		if s.r == nil {
+			if s.i == len(s.files) {
+				if !s.loop || s.lines == 0 {
+					return msgs, nil
+				}
+				s.i = 0
+			}
+			if err := s.open(s.files[s.i]); err != nil {
+				return nil, err
+			}
+			s.i++
+		}
+		line, err := s.r.ReadBytes('\n')
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			msgs = append(msgs, kafka.Message{Value: line})
+			s.lines++
+		}
+		if err != nil {
+			if err != io.EOF {
+				// A damaged file (a truncated gzip member, say): keep what
+				// was read and go on with the next one.
+				fmt.Fprintf(s.warn, "devbroker: %s: %v; skipping the rest of it\n", s.files[s.i-1], err)
+			}
+			s.close()
+		}
+	}
+	return msgs, nil
+}
+
+func (s *lineSource) open(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("produce: %w", err)
+	}
+	var r io.Reader = f
+	switch {
+	case strings.HasSuffix(name, ".gz"):
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("produce: %s: %w", name, err)
+		}
+		r, s.closer = z, z
+	case strings.HasSuffix(name, ".bz2"):
+		z, err := bzip2.NewReader(f, nil)
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("produce: %s: %w", name, err)
+		}
+		r, s.closer = z, z
+	case strings.HasSuffix(name, ".zst"):
+		z, err := zstd.NewReader(f)
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("produce: %s: %w", name, err)
+		}
+		r, s.closer = z, z.IOReadCloser()
+	}
+	s.f, s.r = f, bufio.NewReaderSize(r, 1<<20)
+	return nil
+}
+
+func (s *lineSource) close() {
+	if s.closer != nil {
+		s.closer.Close()
+		s.closer = nil
+	}
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+	s.r = nil
+}

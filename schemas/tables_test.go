@@ -1,0 +1,128 @@
+package schemas_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"reflect"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+func mustHex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+var goldenKey = schemas.RowKey(mustHex("000000005bbe5ecc1c94221b"))
+
+// TestCellLayout is the golden test of every table's key and value bytes.
+func TestCellLayout(t *testing.T) {
+	rk := string(goldenKey[:])
+	tests := []struct {
+		name       string
+		cell       schemas.Cell
+		table      schemas.Table
+		key, value string
+	}{
+		{"raw", schemas.RawRow{Key: goldenKey, JSON: []byte(`{"a":1}`)}.Cell(), schemas.TableRaw, rk, `{"a":1}`},
+		{"term freq 1", schemas.TermRow{Term: "#apacheflink", Field: "text", Key: goldenKey, Freq: 1}.Cell(), schemas.TableTerms, "#apacheflink\x00text\x00" + rk, ""},
+		{"term freq 2", schemas.TermRow{Term: "and", Field: "text", Key: goldenKey, Freq: 2}.Cell(), schemas.TableTerms, "and\x00text\x00" + rk, "2"},
+		{"frequency", schemas.FrequencyRow{Minute: "201810102019", Lang: "en", Count: 42}.Cell(), schemas.TableFrequency, "201810102019en", "42"},
+		{
+			"geo",
+			schemas.GeoRow{Geo: schemas.NewGeoKey(237, 17814, "9q8yyk8y"), Key: goldenKey, Lat: 37.77493, Lon: -122.41942}.Cell(),
+			schemas.TableGeo, "\xed\x45\x96" + "9q8yyk8y" + rk, string(mustHex("42171987c2f4d6be")),
+		},
+		{
+			"dead letter",
+			schemas.DeadLetterRow{Origin: schemas.Origin{Source: "a.json", Line: 258}, Reason: "invalid UTF-8", Raw: []byte("x\xff")}.Cell(),
+			schemas.TableDeadLetter, "a.json\x00" + "\x00\x00\x00\x00\x00\x00\x01\x02", "\x0dinvalid UTF-8x\xff",
+		},
+		{"meta", schemas.MetaRow{Name: "param/spread", Value: []byte("255")}.Cell(), schemas.TableMeta, "param/spread", "255"},
+	}
+	for _, tt := range tests {
+		if tt.cell.Table != tt.table || string(tt.cell.Key) != tt.key || string(tt.cell.Value) != tt.value {
+			t.Errorf("%s: cell %c %q %q, want %c %q %q", tt.name, tt.cell.Table, tt.cell.Key, tt.cell.Value, tt.table, tt.key, tt.value)
+		}
+	}
+}
+
+// TestCellRoundTrip encodes a row of every table and decodes it back.
+func TestCellRoundTrip(t *testing.T) {
+	raw := schemas.RawRow{Key: goldenKey, JSON: []byte(`{"data":{"id":"1"}}`)}
+	if c := raw.Cell(); !roundTrip(t, raw, func() (any, error) { return schemas.DecodeRaw(c.Key, c.Value) }) {
+		t.Error("raw")
+	}
+	for _, term := range []schemas.TermRow{
+		{Term: "and", Field: "text", Key: goldenKey, Freq: 1},
+		{Term: "東京", Field: "text", Key: goldenKey, Freq: 7},
+		{Term: "u1scr", Field: "user", Key: goldenKey, Freq: 4294967295},
+	} {
+		c := term.Cell()
+		roundTrip(t, term, func() (any, error) { return schemas.DecodeTerm(c.Key, c.Value) })
+	}
+	freq := schemas.FrequencyRow{Minute: "214906042359", Lang: "zh-cn", Count: 1 << 40}
+	c := freq.Cell()
+	roundTrip(t, freq, func() (any, error) { return schemas.DecodeFrequency(c.Key, c.Value) })
+	geo := schemas.GeoRow{Geo: schemas.NewGeoKey(254, 65535, schemas.Geohash(-33.8688, 151.2093)), Key: goldenKey, Lat: -33.8688, Lon: 151.2093}
+	c = geo.Cell()
+	roundTrip(t, geo, func() (any, error) { return schemas.DecodeGeo(c.Key, c.Value) })
+	dl := schemas.DeadLetterRow{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1 << 40}, Reason: "broken JSON: missing '}'", Raw: []byte(`{"a":`)}
+	c = dl.Cell()
+	roundTrip(t, dl, func() (any, error) { return schemas.DecodeDeadLetter(c.Key, c.Value) })
+}
+
+func roundTrip(t *testing.T, want any, decode func() (any, error)) bool {
+	t.Helper()
+	got, err := decode()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip of %+v: got %+v, %v", want, got, err)
+		return false
+	}
+	return true
+}
+
+// TestCellDecodeErrors checks that malformed cells are refused.
+func TestCellDecodeErrors(t *testing.T) {
+	if _, err := schemas.DecodeRaw(make([]byte, 5), nil); err == nil {
+		t.Error("DecodeRaw accepted a short key")
+	}
+	if _, err := schemas.DecodeTerm([]byte("short"), nil); err == nil {
+		t.Error("DecodeTerm accepted a short key")
+	}
+	if _, err := schemas.DecodeTerm(append([]byte("and\x00text\x00"), goldenKey[:]...), []byte("x")); err == nil {
+		t.Error("DecodeTerm accepted a non-numeric frequency")
+	}
+	if _, err := schemas.DecodeFrequency([]byte("2018"), []byte("1")); err == nil {
+		t.Error("DecodeFrequency accepted a short key")
+	}
+	if _, err := schemas.DecodeGeo(make([]byte, 22), make([]byte, 7)); err == nil {
+		t.Error("DecodeGeo accepted a short value")
+	}
+	if _, err := schemas.DecodeDeadLetter([]byte("a\x00\x00"), nil); err == nil {
+		t.Error("DecodeDeadLetter accepted a short key")
+	}
+	if _, err := schemas.DecodeDeadLetter(append([]byte("a\x00"), make([]byte, 8)...), []byte{50, 'x'}); err == nil {
+		t.Error("DecodeDeadLetter accepted a reason longer than the value")
+	}
+}
+
+// TestGeoKeyLayout checks the geotemporal row against the spread and day
+// of a known tweet and an independently computed geohash.
+func TestGeoKeyLayout(t *testing.T) {
+	json := []byte("abc")
+	spread := schemas.Spread(schemas.Murmur2(json)) // 479470107 mod 255
+	day := schemas.Day(1539202764)                  // 2018-10-10
+	hash := schemas.Geohash(37.77493, -122.41942)
+	if spread != 237 || day != 17814 || hash != "9q8yyk8y" {
+		t.Fatalf("spread %d day %d geohash %s, want 237 17814 9q8yyk8y", spread, day, hash)
+	}
+	k := schemas.NewGeoKey(spread, day, hash)
+	if !bytes.Equal(k[:], []byte("\xed\x45\x969q8yyk8y")) || k.Spread() != spread || k.Day() != day || k.Geohash() != hash {
+		t.Errorf("geo key %q (%s)", k[:], k)
+	}
+}

@@ -1,0 +1,538 @@
+package transforms
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// This file is the tokenizer of the term index. It is plain Go with no Beam
+// dependency, so that a reader of the index can tokenize a query exactly as
+// the index was built.
+
+// MaxTermLen caps a term's length in bytes; longer terms are cut on a rune
+// boundary.
+const MaxTermLen = 64
+
+// Term is a term and how often it occurs in one field of one tweet.
+type Term struct {
+	Term string
+	Freq uint32
+}
+
+// Tokenize appends the terms of text (lower-cased, Unicode-aware) to dst in
+// first-occurrence order, merged with frequencies. Only the terms it
+// appends are merged; those already in dst are left alone.
+//
+// The rules:
+//
+//   - Text is lower-cased rune by rune with unicode.ToLower, as
+//     strings.ToLower does; accents and other marks are kept ("canción"
+//     stays "canción").
+//   - A token is a run of letters, digits, '_' and marks (a mark continues a
+//     token, never starts one; emoji variation selectors are not marks
+//     here). Everything else separates tokens: punctuation, symbols, emoji.
+//   - '#' or '@' (or their full-width forms) directly before a token, and
+//     not directly after one, makes a hashtag or a mention: both "#tag"
+//     and the tag's own terms are emitted, likewise "@name" and "name".
+//   - URLs (http://, https://, www.) are skipped up to the next white space
+//     or non-ASCII character, and so are the HTML entities the Twitter APIs
+//     put in text (&amp; &lt; &gt; &quot; &apos; &nbsp; &#NN; &#xNN;).
+//   - In scripts written with spaces, a token of one character is dropped.
+//   - Scripts written without spaces (Han, Hiragana, Katakana, Bopomofo,
+//     Thai, Lao, Khmer, Myanmar) are indexed as overlapping bigrams of
+//     characters (a character being a letter and its marks); a run of one
+//     character is that character. Hangul is written with spaces and gives
+//     ordinary tokens.
+//   - No term holds a 0x00 byte, and none is longer than MaxTermLen bytes.
+//
+// The terms are substrings of one lower-cased copy of text: a call
+// allocates that copy (nothing when text has no upper-case letter) and
+// whatever dst needs to grow, and nothing else for the usual tweet. The
+// terms keep that copy (or text) alive while they are in use.
+func Tokenize(dst []Term, text string) []Term {
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
+	t.text(lower(text))
+	return t.dst
+}
+
+// UserTerms appends the terms of a user's display name and screen name
+// (field "user") to dst, merged with frequencies: the display name is
+// tokenized as by Tokenize, the screen name is one term (lower-cased,
+// whatever its length) when it is a single token, as Twitter's handles
+// are, and is tokenized otherwise.
+func UserTerms(dst []Term, name, screenName string) []Term {
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
+	t.text(lower(name))
+	sn := lower(strings.TrimSpace(screenName))
+	if t.isSingleToken(sn) {
+		t.add(sn)
+	} else {
+		t.text(sn)
+	}
+	return t.dst
+}
+
+// tokenizer appends terms to dst, merging them with the terms of dst[base:]
+// through an open-addressing hash table of their indexes (a map once there
+// are many).
+type tokenizer struct {
+	dst   []Term
+	base  int
+	cls   *[classTableSize]uint8
+	slots [slotCount]uint16 // 1 + index in dst[base:], by hash; 0 is empty
+	index map[string]int    // term -> index in dst, past slotCount/2 terms
+}
+
+const slotCount = 256 // a power of two
+
+// termHash is a cheap hash of a term for the slot table: its length and
+// its first and last eight bytes, mixed.
+func termHash(s string) uint64 {
+	var h uint64
+	if len(s) >= 8 {
+		h = load64(s) ^ bits.RotateLeft64(load64(s[len(s)-8:]), 29)
+	} else {
+		for i := 0; i < len(s); i++ {
+			h = h<<8 | uint64(s[i])
+		}
+	}
+	h ^= uint64(len(s))
+	h *= 0x9E3779B97F4A7C15
+	return h >> 32
+}
+
+// load64 returns the first eight bytes of s, little-endian.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// add records one occurrence of term.
+func (t *tokenizer) add(term string) {
+	term = capTerm(term)
+	if t.index != nil {
+		if k, ok := t.index[term]; ok {
+			t.dst[k].Freq++
+			return
+		}
+		t.index[term] = len(t.dst)
+		t.dst = append(t.dst, Term{Term: term, Freq: 1})
+		return
+	}
+	for p := termHash(term) & (slotCount - 1); ; p = (p + 1) & (slotCount - 1) {
+		e := t.slots[p]
+		if e == 0 {
+			t.slots[p] = uint16(len(t.dst) - t.base + 1)
+			t.dst = append(t.dst, Term{Term: term, Freq: 1})
+			if len(t.dst)-t.base > slotCount/2 {
+				t.index = make(map[string]int, slotCount)
+				for k := t.base; k < len(t.dst); k++ {
+					t.index[t.dst[k].Term] = k
+				}
+			}
+			return
+		}
+		if k := t.base + int(e) - 1; t.dst[k].Term == term {
+			t.dst[k].Freq++
+			return
+		}
+	}
+}
+
+// Rune classes.
+const (
+	cWord    = 1 << iota // a letter, digit or '_': starts and continues a token
+	cMark                // a mark (not a variation selector): continues a token
+	cNoSpace             // of a script written without spaces between words
+)
+
+// class returns the class bits of r.
+func (t *tokenizer) class(r rune) uint8 {
+	if r < classTableSize {
+		return t.cls[r]
+	}
+	return classOf(r)
+}
+
+// classTableSize is the number of runes (the Basic Multilingual Plane)
+// whose class is looked up in a table rather than computed.
+const classTableSize = 0x10000
+
+// classTable returns the classes of the BMP, computed on first use.
+var classTable = sync.OnceValue(func() *[classTableSize]uint8 {
+	t := new([classTableSize]uint8)
+	for r := range t {
+		t[r] = classOf(rune(r))
+	}
+	return t
+})
+
+// classOf computes the class bits of r.
+func classOf(r rune) uint8 {
+	var c uint8
+	switch {
+	case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+		c = cWord
+	case unicode.IsMark(r) && !isVariationSelector(r):
+		c = cMark
+	default:
+		return 0
+	}
+	if isNoSpace(r) {
+		c |= cNoSpace
+	}
+	return c
+}
+
+// isVariationSelector reports whether r selects a glyph variant (the text
+// or emoji form of a symbol) rather than marking a letter.
+func isVariationSelector(r rune) bool {
+	return (r >= 0xFE00 && r <= 0xFE0F) || (r >= 0xE0100 && r <= 0xE01EF) || (r >= 0x180B && r <= 0x180D) || r == 0x180F
+}
+
+// decode returns the rune at s[i] and its length, and its class.
+func (t *tokenizer) decode(s string, i int) (rune, int, uint8) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1, t.cls[c]
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return r, n, t.class(r)
+}
+
+// text tokenizes the lower-cased string s.
+func (t *tokenizer) text(s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		size, cl := 1, t.cls[c]
+		if c >= utf8.RuneSelf {
+			_, size, cl = t.decode(s, i)
+		}
+		if cl&cWord == 0 {
+			if c == '&' {
+				if n := entityLen(s[i:]); n > 0 {
+					i += n
+					continue
+				}
+			}
+			i += size
+			continue
+		}
+		if (c == 'h' || c == 'w') && isURL(s[i:]) {
+			i = skipURL(s, i)
+			continue
+		}
+		j, ascii := i+size, c < utf8.RuneSelf
+		for j < len(s) {
+			if b := s[j]; b < utf8.RuneSelf {
+				if t.cls[b]&cWord == 0 {
+					break
+				}
+				j++
+				continue
+			}
+			_, n, cl := t.decode(s, j)
+			if cl&(cWord|cMark) == 0 {
+				break
+			}
+			ascii = false
+			j += n
+		}
+		t.word(s, i, j, ascii)
+		i = j
+	}
+}
+
+// word emits the terms of the token s[i:j]: the hashtag or mention it
+// makes, and its own terms.
+func (t *tokenizer) word(s string, i, j int, ascii bool) {
+	if p, n := t.prefixBefore(s, i); p != 0 {
+		if n == 1 {
+			t.add(s[i-1 : j])
+		} else {
+			t.add(string(p) + s[i:j])
+		}
+	}
+	if ascii {
+		if j-i > 1 {
+			t.add(s[i:j])
+		}
+		return
+	}
+	for k := i; k < j; {
+		if _, _, cl := t.decode(s, k); cl&(cNoSpace|cMark) == cNoSpace {
+			k = t.bigrams(s, k, j)
+			continue
+		}
+		// A run of a spaced script (with its marks), up to the next
+		// character of a script without spaces.
+		start, chars := k, 0
+		for k < j {
+			_, size, cl := t.decode(s, k)
+			if cl&(cNoSpace|cMark) == cNoSpace {
+				break
+			}
+			if cl&cMark == 0 {
+				chars++
+			}
+			k += size
+		}
+		if chars > 1 {
+			t.add(s[start:k])
+		}
+	}
+}
+
+// bigrams emits the overlapping character bigrams of the run of a script
+// without spaces starting at s[i] and ending at or before j, and returns
+// where the run ends. A character is a rune and the marks after it.
+func (t *tokenizer) bigrams(s string, i, j int) int {
+	n, a, b := 0, 0, 0 // characters seen, starts of the last two
+	k := i
+	for k < j {
+		_, size, cl := t.decode(s, k)
+		if cl&cMark != 0 {
+			k += size
+			continue
+		}
+		if cl&cNoSpace == 0 {
+			break
+		}
+		switch n {
+		case 0:
+			a = k
+		case 1:
+			b = k
+		default:
+			t.add(s[a:k])
+			a, b = b, k
+		}
+		n++
+		k += size
+	}
+	if n > 0 {
+		t.add(s[a:k])
+	}
+	return k
+}
+
+// prefixBefore returns '#' or '@' and its length in bytes if s[:i] ends in
+// one of them (or their full-width forms) that does not itself follow a
+// token character.
+func (t *tokenizer) prefixBefore(s string, i int) (rune, int) {
+	if i == 0 || (s[i-1] < utf8.RuneSelf && s[i-1] != '#' && s[i-1] != '@') {
+		return 0, 0
+	}
+	r, n := utf8.DecodeLastRuneInString(s[:i])
+	switch r {
+	case '#', '@':
+	case '＃':
+		r = '#'
+	case '＠':
+		r = '@'
+	default:
+		return 0, 0
+	}
+	if i > n {
+		if before, _ := utf8.DecodeLastRuneInString(s[:i-n]); t.class(before)&(cWord|cMark) != 0 {
+			return 0, 0
+		}
+	}
+	return r, n
+}
+
+// isNoSpace reports whether r belongs to a script written without spaces
+// between words, which is indexed by character bigrams.
+func isNoSpace(r rune) bool {
+	switch {
+	case r < 0x0E00:
+		return false
+	case r <= 0x0EFF: // Thai, Lao
+		return true
+	case r < 0x1000:
+		return false
+	case r <= 0x109F: // Myanmar
+		return true
+	case r >= 0x1780 && r <= 0x17FF, r >= 0x19E0 && r <= 0x19FF: // Khmer
+		return true
+	case r < 0x2E80:
+		return false
+	case r <= 0x312F: // CJK radicals, CJK symbols (々, 〆), Hiragana, Katakana (ー), Bopomofo
+		return true
+	case r >= 0x31A0 && r <= 0x31FF: // Bopomofo extended, CJK strokes, Katakana extensions
+		return true
+	case r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF: // Han
+		return true
+	case r >= 0xA9E0 && r <= 0xA9FF, r >= 0xAA60 && r <= 0xAA7F: // Myanmar extensions
+		return true
+	case r >= 0xF900 && r <= 0xFAFF: // Han compatibility
+		return true
+	case r >= 0xFF66 && r <= 0xFF9F: // half-width Katakana
+		return true
+	case r >= 0x1B000 && r <= 0x1B16F: // Kana supplement and extensions
+		return true
+	case r >= 0x20000 && r <= 0x3FFFF: // Han extensions
+		return true
+	}
+	return false
+}
+
+// isSingleToken reports whether s is one token of a spaced script.
+func (t *tokenizer) isSingleToken(s string) bool {
+	for i := 0; i < len(s); {
+		_, n, cl := t.decode(s, i)
+		if cl&cNoSpace != 0 || (i == 0 && cl&cWord == 0) || cl&(cWord|cMark) == 0 {
+			return false
+		}
+		i += n
+	}
+	return s != ""
+}
+
+// isURL reports whether s starts with a URL scheme or "www.".
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "www.")
+}
+
+// skipURL returns the end of the URL starting at s[i]: the next white space
+// or non-ASCII character.
+func skipURL(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if c >= utf8.RuneSelf || c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// entityLen returns the length of the HTML entity at the start of s ("&amp;",
+// "&#39;", ...), or 0 if there is none.
+func entityLen(s string) int {
+	for _, e := range [...]string{"&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&nbsp;"} {
+		if strings.HasPrefix(s, e) {
+			return len(e)
+		}
+	}
+	if !strings.HasPrefix(s, "&#") {
+		return 0
+	}
+	i, hex := 2, false
+	if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+		i, hex = 3, true
+	}
+	start := i
+	for i < len(s) && i-start < 8 {
+		c := s[i]
+		if (c >= '0' && c <= '9') || (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+			i++
+			continue
+		}
+		break
+	}
+	if i > start && i < len(s) && s[i] == ';' {
+		return i + 1
+	}
+	return 0
+}
+
+// capTerm cuts term to at most MaxTermLen bytes on a rune boundary.
+func capTerm(term string) string {
+	if len(term) <= MaxTermLen {
+		return term
+	}
+	n := MaxTermLen
+	for n > 0 && !utf8.RuneStart(term[n]) {
+		n--
+	}
+	return term[:n]
+}
+
+// lower returns s lower-cased rune by rune with unicode.ToLower, like
+// strings.ToLower, except that invalid UTF-8 bytes are kept as they are
+// (they separate tokens either way). It returns s itself, allocating
+// nothing, when no rune changes.
+func lower(s string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				return lowerFrom(s, i)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if hasCase(r) && unicode.ToLower(r) != r {
+			return lowerFrom(s, i)
+		}
+		i += n
+	}
+	return s
+}
+
+// lowerFrom lower-cases s, whose first i bytes are already lower-case.
+func lowerFrom(s string, i int) string {
+	b := make([]byte, len(s)+utf8.UTFMax)
+	w := copy(b, s[:i])
+	for i < len(s) {
+		// Eight ASCII bytes at a time.
+		for i+8 <= len(s) && w+8 <= len(b) {
+			x := load64(s[i:])
+			if x&0x8080808080808080 != 0 {
+				break
+			}
+			const ones = 0x0101010101010101
+			upper := (x + (0x80-'A')*ones) &^ (x + (0x80-'Z'-1)*ones) & (0x80 * ones)
+			binary.LittleEndian.PutUint64(b[w:], x|upper>>2)
+			i += 8
+			w += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			b[w] = c + upperDelta[c]
+			w++
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !hasCase(r) {
+			w += copy(b[w:], s[i:i+n])
+		} else {
+			if len(b)-w < utf8.UTFMax+len(s)-i {
+				// A lower-case rune may be longer than its upper case (Ⱥ).
+				b = append(b[:w], make([]byte, len(s)-i+utf8.UTFMax)...)
+				b = b[:cap(b)]
+			}
+			w += utf8.EncodeRune(b[w:], unicode.ToLower(r))
+		}
+		i += n
+	}
+	// b is never written again: the string may share its bytes.
+	return unsafe.String(unsafe.SliceData(b), w)
+}
+
+// upperDelta maps an ASCII byte to what lower-casing adds to it.
+var upperDelta = func() (t [utf8.RuneSelf]byte) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 'a' - 'A'
+	}
+	return t
+}()
+
+// hasCase reports whether r lies in a block that holds upper-case letters
+// (unicode.ToLower is the identity outside them; the tests check every
+// rune).
+func hasCase(r rune) bool {
+	return r < 0x0557 || (r >= 0x10A0 && r < 0x2D00) || (r >= 0xA640 && r < 0xA800) ||
+		(r >= 0xFF21 && r <= 0xFF3A) || r >= 0x10400
+}

@@ -1,0 +1,362 @@
+package transforms
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// terms builds an expected term list: "term", freq pairs in order.
+func terms(kv ...any) []Term {
+	var out []Term
+	for i := 0; i < len(kv); i += 2 {
+		out = append(out, Term{Term: kv[i].(string), Freq: uint32(kv[i+1].(int))})
+	}
+	return out
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []Term
+	}{
+		{
+			// The seed's TermIndex example (DESIGN.md), in first-occurrence order.
+			name: "seed",
+			text: "A tweet about #ApacheAccumulo and #ApacheFlink and",
+			want: terms("tweet", 1, "about", 1, "#apacheaccumulo", 1, "apacheaccumulo", 1, "and", 2, "#apacheflink", 1, "apacheflink", 1),
+		},
+		{
+			name: "es accents kept",
+			text: "La canción del verano: ¡Qué CANCIÓN! #Música",
+			want: terms("la", 1, "canción", 2, "del", 1, "verano", 1, "qué", 1, "#música", 1, "música", 1),
+		},
+		{
+			name: "combining marks stay in the token",
+			text: "cafe\u0301 e\u0301",
+			want: terms("cafe\u0301", 1), // "é" alone is one character: dropped
+		},
+		{
+			name: "ja bigrams",
+			text: "東京オリンピック開催",
+			want: terms("東京", 1, "京オ", 1, "オリ", 1, "リン", 1, "ンピ", 1, "ピッ", 1, "ック", 1, "ク開", 1, "開催", 1),
+		},
+		{
+			name: "ja prolonged sound mark",
+			text: "ラーメン、ラーメン。",
+			want: terms("ラー", 2, "ーメ", 2, "メン", 2),
+		},
+		{
+			name: "ja mixed with Latin and digits",
+			text: "iPhone使ってる 2020年",
+			want: terms("iphone", 1, "使っ", 1, "って", 1, "てる", 1, "2020", 1, "年", 1),
+		},
+		{
+			name: "ja hashtag",
+			text: "#東京 に行く",
+			want: terms("#東京", 1, "東京", 1, "に行", 1, "行く", 1),
+		},
+		{
+			name: "zh",
+			text: "我爱北京天安门 我 爱",
+			want: terms("我爱", 1, "爱北", 1, "北京", 1, "京天", 1, "天安", 1, "安门", 1, "我", 1, "爱", 1),
+		},
+		{
+			// ส ว◌ั ส ด◌ี: marks stay with their letter.
+			name: "th clusters",
+			text: "สวัสดี",
+			want: terms("สวั", 1, "วัส", 1, "สดี", 1),
+		},
+		{
+			name: "ar",
+			text: "مرحبا بالعالم مَرْحَبًا #مرحبا",
+			want: terms("مرحبا", 2, "بالعالم", 1, "مَرْحَبًا", 1, "#مرحبا", 1),
+		},
+		{
+			name: "ko is spaced",
+			text: "안녕하세요 세계 나",
+			want: terms("안녕하세요", 1, "세계", 1),
+		},
+		{
+			name: "emoji separate and vanish",
+			text: "I ❤️ Go🎉🎉 love❤️ #go 👍🏽ok 1️⃣",
+			want: terms("go", 2, "love", 1, "#go", 1, "ok", 1),
+		},
+		{
+			name: "urls skipped",
+			text: "see https://t.co/AbC123 and HTTP://x.y/z?q=Hello www.example.com/path (http://a.b/c) end",
+			want: terms("see", 1, "and", 1, "end", 1),
+		},
+		{
+			name: "url stops at non-ASCII",
+			text: "https://t.co/xyz東京",
+			want: terms("東京", 1),
+		},
+		{
+			name: "mentions",
+			text: "@Alice_1: hi @bob, mail x@example.com",
+			want: terms("@alice_1", 1, "alice_1", 1, "hi", 1, "@bob", 1, "bob", 1, "mail", 1, "example", 1, "com", 1),
+		},
+		{
+			name: "full-width prefixes",
+			text: "＃タグ ＠ユーザー",
+			want: terms("#タグ", 1, "タグ", 1, "@ユーザー", 1, "ユー", 1, "ーザ", 1, "ザー", 1),
+		},
+		{
+			name: "hash after a token is no hashtag",
+			text: "C# a#bc ##xy",
+			want: terms("bc", 1, "#xy", 1, "xy", 1),
+		},
+		{
+			name: "html entities",
+			text: "Tom &amp; Jerry &lt;3 &#39;quoted&#39; &#x27;hex&#x27; &unknown;",
+			want: terms("tom", 1, "jerry", 1, "quoted", 1, "hex", 1, "unknown", 1),
+		},
+		{
+			name: "one-character tokens dropped",
+			text: "a b c 1 2 ab 12",
+			want: terms("ab", 1, "12", 1),
+		},
+		{
+			name: "nul and control bytes separate",
+			text: "foo\x00bar\tbaz",
+			want: terms("foo", 1, "bar", 1, "baz", 1),
+		},
+		{
+			name: "invalid UTF-8 separates",
+			text: "foo\xffbar",
+			want: terms("foo", 1, "bar", 1),
+		},
+		{
+			name: "long term capped",
+			text: strings.Repeat("x", 100) + " " + strings.Repeat("é", 40),
+			want: terms(strings.Repeat("x", 64), 1, strings.Repeat("é", 32), 1),
+		},
+		{
+			name: "long hashtag capped",
+			text: "#" + strings.Repeat("y", 70),
+			want: terms("#"+strings.Repeat("y", 63), 1, strings.Repeat("y", 64), 1),
+		},
+		{
+			name: "turkish dotted capital",
+			text: "İstanbul ΣΟΦΙΑ",
+			want: terms("istanbul", 1, "σοφια", 1),
+		},
+		{name: "empty", text: "", want: nil},
+		{name: "only separators", text: " !? … 🎉 ", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Tokenize(nil, tt.text)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Tokenize(%q)\n got %v\nwant %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestUserTerms(t *testing.T) {
+	tests := []struct {
+		name, user, screen string
+		want               []Term
+	}{
+		{"seed", "user1", "u1scr", terms("user1", 1, "u1scr", 1)},
+		{"accents and case", "Ana María", "AnaM", terms("ana", 1, "maría", 1, "anam", 1)},
+		{"one-character handle kept", "Xavier", "x", terms("xavier", 1, "x", 1)},
+		{"same name and handle", "bob", "Bob", terms("bob", 2)},
+		{"emoji and hashtags in name", "Jo 🌈 #Pride", "jo_2020", terms("jo", 1, "#pride", 1, "pride", 1, "jo_2020", 1)},
+		{"ja name", "山田太郎", "yamada", terms("山田", 1, "田太", 1, "太郎", 1, "yamada", 1)},
+		{"empty", "", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := UserTerms(nil, tt.user, tt.screen)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("UserTerms(%q, %q)\n got %v\nwant %v", tt.user, tt.screen, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTokenizeAppends checks that terms already in dst are kept and not
+// merged with the new ones.
+func TestTokenizeAppends(t *testing.T) {
+	dst := []Term{{Term: "and", Freq: 5}}
+	got := Tokenize(dst, "and and or")
+	want := terms("and", 5, "and", 2, "or", 1)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestTokenizeManyTerms covers merging past the linear search limit.
+func TestTokenizeManyTerms(t *testing.T) {
+	var sb strings.Builder
+	want := map[string]uint32{}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 3000; i++ {
+		w := fmt.Sprintf("w%d", r.IntN(400))
+		want[w]++
+		sb.WriteString(w)
+		sb.WriteByte(' ')
+	}
+	got := Tokenize(nil, sb.String())
+	if len(got) != len(want) {
+		t.Fatalf("got %d distinct terms, want %d", len(got), len(want))
+	}
+	seen := map[string]bool{}
+	for _, term := range got {
+		if seen[term.Term] {
+			t.Fatalf("term %q emitted twice", term.Term)
+		}
+		seen[term.Term] = true
+		if term.Freq != want[term.Term] {
+			t.Errorf("freq(%q) = %d, want %d", term.Term, term.Freq, want[term.Term])
+		}
+	}
+}
+
+// TestTokenizeInvariants checks, on random mixed-script text, what every
+// term must satisfy whatever the input.
+func TestTokenizeInvariants(t *testing.T) {
+	alphabet := []rune("aZé\u0301 #@_.:/&;0\x00\xffhttps:/www.東京オリンピックสวัสดีمرحبا안녕🎉\ufe0fİ＃")
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 5000; n++ {
+		rs := make([]rune, r.IntN(200))
+		for i := range rs {
+			rs[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		checkInvariants(t, string(rs))
+	}
+}
+
+// TestHasCase checks, for every rune, that lower-casing only needs to look
+// at the runes hasCase admits.
+func TestHasCase(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !hasCase(r) && unicode.ToLower(r) != r {
+			t.Fatalf("hasCase(%U) = false, but it lower-cases to %U", r, unicode.ToLower(r))
+		}
+	}
+}
+
+// TestLower checks lower against strings.ToLower on valid UTF-8, and that
+// it does not copy what needs no change.
+func TestLower(t *testing.T) {
+	for _, s := range []string{"", "abc", "ABC", "Ünïcödé ÀÉÎ", "İSTANBUL", "ΣΟΦΙΑ", "東京 TOKYO", "ＡＢＣ", "𐐀𐐁", "Ⱥ", "K", "ß ẞ"} {
+		if got, want := lower(s), strings.ToLower(s); got != want {
+			t.Errorf("lower(%q) = %q, want %q", s, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 2000; n++ {
+		rs := make([]rune, r.IntN(40))
+		for i := range rs {
+			rs[i] = rune(r.IntN(0x20000))
+		}
+		s := strings.ToValidUTF8(string(rs), "")
+		if got, want := lower(s), strings.ToLower(s); got != want {
+			t.Fatalf("lower(%q) = %q, want %q", s, got, want)
+		}
+	}
+	// ASCII-heavy text goes eight bytes at a time: every ASCII byte at every
+	// offset, with non-ASCII runes among them.
+	var ascii []byte
+	for c := 0; c < utf8.RuneSelf; c++ {
+		ascii = append(ascii, byte(c))
+	}
+	for n := 0; n < 3000; n++ {
+		var sb strings.Builder
+		for k := r.IntN(60); k > 0; k-- {
+			if r.IntN(20) == 0 {
+				sb.WriteRune([]rune("ÉßẞȺ東İ")[r.IntN(6)])
+			} else {
+				sb.WriteByte(ascii[r.IntN(len(ascii))])
+			}
+		}
+		s := sb.String()
+		if got, want := lower(s), strings.ToLower(s); got != want {
+			t.Fatalf("lower(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if s := "already lower 東京"; unsafe.StringData(lower(s)) != unsafe.StringData(s) {
+		t.Error("lower copied a string that needs no change")
+	}
+}
+
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"A tweet about #ApacheAccumulo and", "東京 ภาษาไทย @x https://t.co/a", "\x00\xff#", strings.Repeat("é", 50)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkInvariants(t, s) })
+}
+
+func checkInvariants(t *testing.T, s string) {
+	t.Helper()
+	got := Tokenize(nil, s)
+	seen := map[string]bool{}
+	for _, term := range got {
+		switch {
+		case term.Term == "":
+			t.Fatalf("Tokenize(%q): empty term", s)
+		case strings.IndexByte(term.Term, 0) >= 0:
+			t.Fatalf("Tokenize(%q): term %q holds 0x00", s, term.Term)
+		case len(term.Term) > MaxTermLen:
+			t.Fatalf("Tokenize(%q): term %q longer than %d bytes", s, term.Term, MaxTermLen)
+		case !utf8.ValidString(term.Term):
+			t.Fatalf("Tokenize(%q): term %q is not UTF-8", s, term.Term)
+		case strings.ToLower(term.Term) != term.Term:
+			t.Fatalf("Tokenize(%q): term %q is not lower-case", s, term.Term)
+		case seen[term.Term]:
+			t.Fatalf("Tokenize(%q): term %q emitted twice", s, term.Term)
+		case term.Freq == 0:
+			t.Fatalf("Tokenize(%q): term %q with frequency 0", s, term.Term)
+		}
+		seen[term.Term] = true
+	}
+}
+
+const (
+	benchEnglish = "Just watched the #ApacheFlink keynote with @dataeng_sam: streaming joins at scale, " +
+		"exactly-once sinks &amp; a live demo. Slides here https://t.co/Xy12AbCdEf — can't wait for v2.0! #BigData"
+	benchJapanese = "今日は東京で開催されたカンファレンスに参加しました。ストリーム処理の最新事例がとても面白かったです！" +
+		"#データ基盤 @tanaka_dev さんの発表資料はこちら https://t.co/AbCdEf1234"
+)
+
+func BenchmarkTokenize(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{{"en", benchEnglish}, {"ja", benchJapanese}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var dst []Term
+			b.SetBytes(int64(len(bc.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = Tokenize(dst[:0], bc.text)
+			}
+		})
+	}
+}
+
+func ExampleTokenize() {
+	for _, term := range Tokenize(nil, "A tweet about #ApacheAccumulo and #ApacheFlink and") {
+		fmt.Println(term.Term, term.Freq)
+	}
+	// Output:
+	// tweet 1
+	// about 1
+	// #apacheaccumulo 1
+	// apacheaccumulo 1
+	// and 2
+	// #apacheflink 1
+	// apacheflink 1
+}
+
+func ExampleUserTerms() {
+	fmt.Println(UserTerms(nil, "user1", "u1scr"))
+	// Output: [{user1 1} {u1scr 1}]
+}
