@@ -20,8 +20,8 @@ run: build
 
 ## test: every test of the repository (prism runs in process).
 test:
-	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 25m ./...
+	$(GO) vet ./... ./testdata/gen
+	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build

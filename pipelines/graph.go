@@ -2,26 +2,38 @@ package pipelines
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
-// Config selects the graph's source and sink. Exactly one source and one
-// sink must be set.
+// Config selects the graph's source and sink. Exactly one source (Input or
+// Kafka) and one sink (Store or Cassandra) must be set; nothing else in the
+// graph depends on which.
 type Config struct {
 	// Input is a glob, file or directory of archived tweet files.
 	Input string
 	// Archive tunes the file reader.
 	Archive archiveio.Options
+	// Kafka, when set, reads tweets from Kafka instead of files.
+	Kafka *kafkaio.Config
 
 	// Store is the directory of the embedded store.
 	Store string
+	// Cassandra, when set, writes to Cassandra instead of the embedded store.
+	Cassandra *cassandraio.Config
+
+	// From and To, when set, restrict the run to tweets created in
+	// [From, To) (backfills); tweets outside are counted as skipped.
+	From, To time.Time
 
 	// Shards is the number of dedup keys per minute (transforms.DefaultShards if 0).
 	Shards int
@@ -33,14 +45,38 @@ type Config struct {
 // Validate reports the first configuration error, as one line saying what to fix.
 func (c Config) Validate() error {
 	switch {
-	case c.Input == "":
-		return errors.New("no input: pass --input 'GLOB' (files, a directory, or a glob of archives)")
-	case c.Store == "":
-		return errors.New("no sink: pass --store DIR for the embedded store")
+	case c.Input == "" && c.Kafka == nil:
+		return errors.New("no input: pass --input 'GLOB' (files, a directory, or a glob of archives) or --kafka BROKERS --topic T")
+	case c.Input != "" && c.Kafka != nil:
+		return errors.New("two inputs: pass either --input or --kafka, not both")
+	case c.Store == "" && c.Cassandra == nil:
+		return errors.New("no sink: pass --store DIR for the embedded store, or --cassandra HOSTS")
+	case c.Store != "" && c.Cassandra != nil:
+		return errors.New("two sinks: pass either --store or --cassandra, not both")
 	case c.Shards < 0:
 		return errors.New("--shards must be positive")
+	case !c.From.IsZero() && !c.To.IsZero() && !c.From.Before(c.To):
+		return fmt.Errorf("empty range: --from %s is not before --to %s", c.From.Format(time.RFC3339), c.To.Format(time.RFC3339))
+	}
+	if c.Kafka != nil {
+		if err := c.Kafka.Validate(); err != nil {
+			return err
+		}
+	}
+	if c.Cassandra != nil {
+		if err := c.Cassandra.WithDefaults().Validate(); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// Source names the run's input for logs and the metadata table.
+func (c Config) Source() string {
+	if c.Kafka != nil {
+		return fmt.Sprintf("kafka:%s/%s", joinHosts(c.Kafka.Brokers), c.Kafka.Topic)
+	}
+	return "files:" + c.Input
 }
 
 // Build adds the tweetindex graph to s:
@@ -55,9 +91,15 @@ func Build(s beam.Scope, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	records := archiveio.Read(s, cfg.Input, cfg.Archive)
+	var records beam.PCollection
+	if cfg.Kafka != nil {
+		records = kafkaio.Read(s, *cfg.Kafka)
+	} else {
+		records = archiveio.Read(s, cfg.Input, cfg.Archive)
+	}
 
-	keyed, dead := beam.ParDo2(s.Scope("Parse"), &transforms.ParseFn{Shards: cfg.Shards}, records)
+	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
+	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
 
 	cells := beam.Flatten(s,
@@ -67,7 +109,11 @@ func Build(s beam.Scope, cfg Config) error {
 		global(s, transforms.GeoTemporalIndex(s, tweets)),
 		global(s, dead),
 	)
-	storeio.Write(s, cfg.Store, cells)
+	if cfg.Cassandra != nil {
+		cassandraio.Write(s, *cfg.Cassandra, cells)
+	} else {
+		storeio.Write(s, cfg.Store, cells)
+	}
 	return nil
 }
 
@@ -76,4 +122,22 @@ func Build(s beam.Scope, cfg Config) error {
 // into one sink.
 func global(s beam.Scope, cells beam.PCollection) beam.PCollection {
 	return beam.WindowInto(s, window.NewGlobalWindows(), cells)
+}
+
+func unixOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+func joinHosts(hosts []string) string {
+	out := ""
+	for i, h := range hosts {
+		if i > 0 {
+			out += ","
+		}
+		out += h
+	}
+	return out
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
-	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -31,7 +30,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, fmt.Errorf("pipeline failed: %w", err)
 	}
 	sum := SummaryFromResult(result, elapsed)
-	if err := recordRun(cfg, started, elapsed, sum); err != nil {
+	if err := recordRun(ctx, cfg, started, elapsed, sum); err != nil {
 		return sum, err
 	}
 	return sum, nil
@@ -58,32 +57,42 @@ func CurrentParams() IndexParams {
 	}
 }
 
-type runRecord struct {
+// RunRecord is the metadata row of one run, under "run/<start time>".
+type RunRecord struct {
 	Source   string  `json:"source"`
+	From     string  `json:"from,omitempty"`
+	To       string  `json:"to,omitempty"`
 	Started  string  `json:"started"`
 	Finished string  `json:"finished"`
 	Status   string  `json:"status"`
 	Summary  Summary `json:"summary"`
 }
 
-func recordRun(cfg Config, started time.Time, elapsed time.Duration, sum Summary) error {
-	st, err := storeio.Open(cfg.Store)
+func recordRun(ctx context.Context, cfg Config, started time.Time, elapsed time.Duration, sum Summary) error {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
 	if err != nil {
 		return err
 	}
 	params, _ := json.Marshal(CurrentParams())
-	run, _ := json.Marshal(runRecord{
-		Source:   "files:" + cfg.Input,
+	rec := RunRecord{
+		Source:   cfg.Source(),
 		Started:  started.UTC().Format(time.RFC3339Nano),
 		Finished: started.Add(elapsed).UTC().Format(time.RFC3339Nano),
 		Status:   "succeeded",
 		Summary:  sum,
-	})
-	werr := st.Write([]schemas.Cell{
+	}
+	if !cfg.From.IsZero() {
+		rec.From = cfg.From.UTC().Format(time.RFC3339)
+	}
+	if !cfg.To.IsZero() {
+		rec.To = cfg.To.UTC().Format(time.RFC3339)
+	}
+	run, _ := json.Marshal(rec)
+	werr := tables.Write(ctx, []schemas.Cell{
 		schemas.MetaRow{Name: "param/index", Value: params}.Cell(),
 		schemas.MetaRow{Name: "run/" + started.UTC().Format(time.RFC3339Nano), Value: run}.Cell(),
 	})
-	if cerr := st.Close(); werr == nil {
+	if cerr := tables.Close(); werr == nil {
 		werr = cerr
 	}
 	return werr

@@ -22,6 +22,7 @@ type Summary struct {
 	Duplicates   int64            `json:"duplicates"`
 	Skipped      int64            `json:"skipped"`
 	DeadLettered int64            `json:"dead_lettered"`
+	OutOfRange   int64            `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`
@@ -44,6 +45,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		Duplicates:   counters[transforms.CounterDuplicates],
 		Skipped:      counters[transforms.CounterSkipped],
 		DeadLettered: counters[transforms.CounterDeadLettered],
+		OutOfRange:   counters[transforms.CounterOutOfRange],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}

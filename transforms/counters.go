@@ -20,6 +20,9 @@ const (
 	CounterDuplicates   = "duplicates"    // further copies of a tweet id, dropped
 	CounterSkipped      = "skipped"       // stream control messages and keep-alives
 	CounterDeadLettered = "dead_lettered" // items that could not be indexed
+	// CounterOutOfRange counts tweets outside a run's event-time range
+	// [From, To) (backfills). They are also counted as skipped.
+	CounterOutOfRange = "out_of_range"
 )
 
 var (
@@ -28,6 +31,7 @@ var (
 	duplicateCount  = beam.NewCounter(Namespace, CounterDuplicates)
 	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
 	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
+	outOfRangeCount = beam.NewCounter(Namespace, CounterOutOfRange)
 	rowCounts       = func() map[schemas.Table]beam.Counter {
 		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
 		for _, t := range schemas.Tables {

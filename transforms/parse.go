@@ -37,6 +37,10 @@ type TweetBatch struct {
 type ParseFn struct {
 	// Shards is the number of dedup keys per minute (DefaultShards if 0).
 	Shards int
+	// From and To, when non-zero, restrict the run to tweets created in
+	// [From, To), in Unix seconds (backfills). Tweets outside are counted
+	// as skipped and out_of_range and go no further.
+	From, To int64
 
 	dec     schemas.Decoder
 	out     schemas.Decoded
@@ -66,6 +70,12 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	}
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
+	if f.From != 0 || f.To != 0 {
+		if n := f.dropOutOfRange(); n > 0 {
+			outOfRangeCount.Inc(ctx, n)
+			f.out.Controls += int(n)
+		}
+	}
 	if f.out.Controls > 0 {
 		skippedCount.Inc(ctx, int64(f.out.Controls))
 	}
@@ -95,6 +105,25 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		delete(f.groups, g)
 		emitTweets(mtime.FromMilliseconds(g.minute*60_000), int64(g.shard), *b)
 	}
+}
+
+// dropOutOfRange removes the decoded tweets outside [From, To) and
+// returns how many it removed.
+func (f *ParseFn) dropOutOfRange() int64 {
+	kept := f.out.Tweets[:0]
+	for _, t := range f.out.Tweets {
+		if InRange(t.CreatedAt, f.From, f.To) {
+			kept = append(kept, t)
+		}
+	}
+	n := int64(len(f.out.Tweets) - len(kept))
+	f.out.Tweets = kept
+	return n
+}
+
+// InRange reports whether sec lies in [from, to); a zero bound is open.
+func InRange(sec, from, to int64) bool {
+	return (from == 0 || sec >= from) && (to == 0 || sec < to)
 }
 
 // ShardOf maps a tweet id to one of n dedup shards. Snowflake ids carry a

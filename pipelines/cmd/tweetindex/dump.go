@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 func runDump(args []string) error {
 	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
-	store := fs.String("store", "", "directory of the embedded store")
+	var sink sinkFlags
+	sink.register(fs, false)
 	table := fs.String("table", "", "table to dump: raw, terms, frequency, geo, deadletter or meta")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: tweetindex dump (--store DIR | --cassandra HOSTS [--keyspace K]) --table raw|terms|frequency|geo|deadletter|meta\n\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -22,17 +26,11 @@ func runDump(args []string) error {
 	if !ok {
 		return fmt.Errorf("--table %q: want raw, terms, frequency, geo, deadletter or meta", *table)
 	}
-	if *store == "" {
-		return fmt.Errorf("no store: pass --store DIR")
-	}
-	if _, err := os.Stat(*store); err != nil {
-		return fmt.Errorf("store %s does not exist: run tweetindex index first", *store)
-	}
-	st, err := storeio.Open(*store)
+	tables, err := sink.open()
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	_, err = pipelines.Dump(context.Background(), st, t, os.Stdout)
+	defer tables.Close()
+	_, err = pipelines.Dump(context.Background(), tables, t, os.Stdout)
 	return err
 }

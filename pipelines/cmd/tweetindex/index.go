@@ -5,21 +5,31 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
+	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/pipelines"
 )
+
+// drainName names the Kafka read's drain signal in this process.
+const drainName = "tweetindex-index"
 
 func runIndex(args []string) error {
 	fs := flag.CommandLine // Beam's own flags live here too.
 	input := fs.String("input", "", "glob, file or directory of archived tweet files (.json, .jsonl, .gz, .bz2, .zst, .tar, .zip, tweets.js)")
-	store := fs.String("store", "", "directory of the embedded store (created if missing)")
+	var sink sinkFlags
+	sink.register(fs, true)
+	var kafka kafkaFlags
+	kafka.register(fs)
 	summary := fs.String("summary", "", "also write the run summary as a JSON object to this file")
 	shards := fs.Int("shards", 0, "dedup keys per minute (default 16)")
+	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
+		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -28,12 +38,38 @@ func runIndex(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (quote the --input glob so the shell does not expand it)", fs.Arg(0))
 	}
+	cfg := pipelines.Config{
+		Input:     *input,
+		Kafka:     kafka.config(drainName),
+		Store:     sink.store,
+		Cassandra: sink.cassandraConfig(),
+		Shards:    *shards,
+	}
+	var err error
+	if cfg.From, err = parseTime("from", *from); err != nil {
+		return err
+	}
+	if cfg.To, err = parseTime("to", *to); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	beam.Init()
 	log.SetupLogging("warn", "text")
 
-	cfg := pipelines.Config{Input: *input, Store: *store, Shards: *shards}
-	if err := cfg.Validate(); err != nil {
-		return err
+	if cfg.Kafka != nil {
+		// Ctrl-C drains the Kafka read: the pipeline writes what it has
+		// read, commits offsets (with --commit) and ends with its summary.
+		// A second Ctrl-C kills the process.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		go func() {
+			<-sig
+			fmt.Fprintln(os.Stderr, "draining the Kafka read (Ctrl-C again to kill)...")
+			kafkaio.Drain(drainName)
+			signal.Stop(sig)
+		}()
 	}
 	sum, err := pipelines.Run(context.Background(), cfg)
 	if err != nil {

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/pipelines"
+)
+
+// sinkFlags select the tables a command writes or reads: the embedded
+// store (--store) or a Cassandra keyspace (--cassandra).
+type sinkFlags struct {
+	store       string
+	cassandra   string
+	keyspace    string
+	consistency string
+	ttl         time.Duration
+}
+
+func (f *sinkFlags) register(fs *flag.FlagSet, writes bool) {
+	fs.StringVar(&f.store, "store", "", "directory of the embedded store")
+	fs.StringVar(&f.cassandra, "cassandra", "", "Cassandra contact points, comma-separated host[:port] (instead of --store)")
+	fs.StringVar(&f.keyspace, "keyspace", "tweetindex", "Cassandra keyspace")
+	fs.StringVar(&f.consistency, "consistency", "LOCAL_QUORUM", "Cassandra consistency level (ONE, QUORUM, LOCAL_QUORUM, ALL, ...)")
+	if writes {
+		fs.DurationVar(&f.ttl, "ttl", 0, "Cassandra: expire written rows after this long (0: never)")
+	}
+}
+
+// cassandraConfig returns the Cassandra configuration, or nil for the
+// embedded store.
+func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
+	if f.cassandra == "" {
+		return nil
+	}
+	cfg := cassandraio.DefaultConfig(cassandraio.ParseHosts(f.cassandra)...)
+	cfg.Keyspace = f.keyspace
+	cfg.Consistency = strings.ToUpper(f.consistency)
+	cfg.TTL = f.ttl
+	return &cfg
+}
+
+// open opens the tables for reading.
+func (f *sinkFlags) open() (pipelines.Tables, error) {
+	if f.store != "" && f.cassandra != "" {
+		return nil, fmt.Errorf("pass either --store or --cassandra, not both")
+	}
+	return pipelines.OpenTables(f.store, f.cassandraConfig(), true)
+}
+
+// kafkaFlags select Kafka as the source.
+type kafkaFlags struct {
+	brokers, topic, group, start, stop string
+	commit                             bool
+	idle                               time.Duration
+}
+
+func (f *kafkaFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.brokers, "kafka", "", "Kafka bootstrap brokers, comma-separated host:port (instead of --input)")
+	fs.StringVar(&f.topic, "topic", "", "Kafka topic to read (every partition)")
+	fs.StringVar(&f.group, "group", "", "Kafka consumer group: --start group resumes from its committed offsets, --commit writes them")
+	fs.StringVar(&f.start, "start", "earliest", "where to start: earliest, latest, group, an RFC 3339 time, or offset:N")
+	fs.StringVar(&f.stop, "stop", "", "where to stop (makes the read bounded): latest, an RFC 3339 time, or offset:N; empty reads forever")
+	fs.BoolVar(&f.commit, "commit", false, "commit consumed offsets to --group once their output is written")
+	fs.DurationVar(&f.idle, "idle-timeout", 0, "advance the watermark of a partition idle this long (default 10s)")
+}
+
+// config returns the Kafka configuration, or nil when --kafka is not set.
+func (f *kafkaFlags) config(drain string) *kafkaio.Config {
+	if f.brokers == "" {
+		return nil
+	}
+	return &kafkaio.Config{
+		Brokers:     strings.Split(f.brokers, ","),
+		Topic:       f.topic,
+		Group:       f.group,
+		Start:       f.start,
+		Stop:        f.stop,
+		Commit:      f.commit,
+		IdleTimeout: f.idle,
+		Drain:       drain,
+	}
+}
+
+// parseTime parses a --from/--to value: RFC 3339, or a UTC date or date
+// and hour ("2026-11-01", "2026-11-01T14").
+func parseTime(flagName, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02T15", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-01T14:00:00Z) or a UTC date (2026-11-01)", flagName, s)
+}

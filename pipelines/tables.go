@@ -1,0 +1,72 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Tables is an open connection to the tables of one sink, the embedded
+// store or a Cassandra keyspace, for the commands that read them (dump,
+// query, backfill status) and for the run records of the metadata table.
+type Tables interface {
+	TableScanner
+	// Write writes cells and returns once they are durable.
+	Write(ctx context.Context, cells []schemas.Cell) error
+	// Close releases the connection.
+	Close() error
+}
+
+// OpenTables opens the sink a run writes to: the embedded store in dir, or
+// the Cassandra keyspace of cass when cass is not nil. With mustExist, a
+// store directory that does not exist is an error (readers should not
+// create an empty store).
+func OpenTables(dir string, cass *cassandraio.Config, mustExist bool) (Tables, error) {
+	if cass != nil {
+		r, err := cassandraio.NewReader(*cass)
+		if err != nil {
+			return nil, err
+		}
+		return &cassandraTables{Reader: r, cfg: *cass}, nil
+	}
+	if dir == "" {
+		return nil, errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
+	}
+	if mustExist {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
+		}
+	}
+	st, err := storeio.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return storeTables{st}, nil
+}
+
+type storeTables struct{ *storeio.Store }
+
+func (t storeTables) Write(_ context.Context, cells []schemas.Cell) error {
+	return t.Store.Write(cells)
+}
+
+type cassandraTables struct {
+	*cassandraio.Reader
+	cfg cassandraio.Config
+}
+
+func (t *cassandraTables) Write(ctx context.Context, cells []schemas.Cell) error {
+	w, err := cassandraio.NewWriter(t.cfg)
+	if err != nil {
+		return err
+	}
+	werr := w.Write(ctx, cells)
+	if cerr := w.Close(ctx); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
