@@ -1,0 +1,83 @@
+package pipelines
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// repoRoot is the repository's root directory.
+func repoRoot(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// runPipeline runs cfg and fails the test if the run fails or its counts
+// do not reconcile.
+func runPipeline(t testing.TB, cfg Config) Summary {
+	t.Helper()
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !sum.Reconciles() {
+		t.Fatalf("counts do not reconcile: %+v", sum)
+	}
+	return sum
+}
+
+// dumpTables returns every table but meta as its dump output (JSON lines
+// in key order), by table name.
+func dumpTables(t testing.TB, src TableScanner) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter} {
+		var b bytes.Buffer
+		if _, err := Dump(context.Background(), src, table, &b); err != nil {
+			t.Fatalf("dump %s: %v", table.Name(), err)
+		}
+		out[table.Name()] = b.String()
+	}
+	return out
+}
+
+// dumpStore opens the embedded store in dir and dumps its tables.
+func dumpStore(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	tables, err := OpenTables(dir, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
+	return dumpTables(t, tables)
+}
+
+// diffTables reports the first difference between two table dumps.
+func diffTables(t testing.TB, want, got map[string]string, wantName, gotName string) {
+	t.Helper()
+	for name, w := range want {
+		g := got[name]
+		if w == g {
+			continue
+		}
+		wl, gl := bytes.Split([]byte(w), []byte("\n")), bytes.Split([]byte(g), []byte("\n"))
+		for i := 0; i < len(wl) || i < len(gl); i++ {
+			var a, b []byte
+			if i < len(wl) {
+				a = wl[i]
+			}
+			if i < len(gl) {
+				b = gl[i]
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("table %s differs at row %d (%s has %d rows, %s has %d):\n%s: %.300s\n%s: %.300s",
+					name, i+1, wantName, len(wl)-1, gotName, len(gl)-1, wantName, a, gotName, b)
+				break
+			}
+		}
+	}
+}
