@@ -1,0 +1,31 @@
+package pipelines
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+)
+
+// prismNoSplit is the experiment that stops prism from splitting bundles
+// that are in progress.
+//
+// Prism (Beam v2.77) splits a slow bundle of any stage, stateful ones
+// included, and hands the residual elements to a new bundle at once,
+// releasing their keys (engine.stageState.splitBundle) while the primary
+// bundle's state writes are not yet persisted. A second bundle of the same
+// key then reads stale state: DedupFn let about one in a thousand
+// duplicates through when the same archive was read under two names. With
+// this experiment prism never splits a running bundle; the Kafka read
+// checkpoints by itself (ProcessContinuation) and does not need it. Other
+// runners ignore the experiment.
+const prismNoSplit = "prism_disable_sdf_split"
+
+// withSafeStateExperiment adds prismNoSplit to the job's experiments.
+func withSafeStateExperiment() {
+	exps := jobopts.GetExperiments()
+	if slices.Contains(exps, prismNoSplit) {
+		return
+	}
+	*jobopts.Experiments = strings.Join(append(exps, prismNoSplit), ",")
+}
