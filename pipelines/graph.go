@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/cassandraio"
@@ -102,26 +101,23 @@ func Build(s beam.Scope, cfg Config) error {
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
 
-	cells := beam.Flatten(s,
-		global(s, transforms.RawTweets(s, tweets)),
-		global(s, transforms.TermIndex(s, tweets)),
-		global(s, transforms.TweetFrequency(s, tweets)),
-		global(s, transforms.GeoTemporalIndex(s, tweets)),
-		global(s, dead),
-	)
-	if cfg.Cassandra != nil {
-		cassandraio.Write(s, *cfg.Cassandra, cells)
-	} else {
-		storeio.Write(s, cfg.Store, cells)
+	// Each table's cells go to the sink on their own: a Flatten of them
+	// would be a fusion break on prism, shipping every cell through the
+	// runner once more before the sink.
+	for _, cells := range []beam.PCollection{
+		transforms.RawTweets(s, tweets),
+		transforms.TermIndex(s, tweets),
+		transforms.TweetFrequency(s, tweets),
+		transforms.GeoTemporalIndex(s, tweets),
+		dead,
+	} {
+		if cfg.Cassandra != nil {
+			cassandraio.Write(s, *cfg.Cassandra, cells)
+		} else {
+			storeio.Write(s, cfg.Store, cells)
+		}
 	}
 	return nil
-}
-
-// global re-windows cells into the global window so that every table's
-// cells, and the dead letters that were never windowed, can be flattened
-// into one sink.
-func global(s beam.Scope, cells beam.PCollection) beam.PCollection {
-	return beam.WindowInto(s, window.NewGlobalWindows(), cells)
 }
 
 func unixOrZero(t time.Time) int64 {

@@ -3,8 +3,11 @@ package transforms
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -131,6 +134,15 @@ func (d *decoder) tweet(t *schemas.Tweet) {
 	d.fixed(t.RowKey[:])
 }
 
+// Tweet batch encodings, told apart by their first byte. Batches are the
+// bulk of what crosses the shuffle before deduplication; tweet JSON
+// compresses about 3:1 with S2 at several hundred MB/s, which costs less
+// than moving the bytes through a runner (on prism, several copies).
+const (
+	batchPlain = 0
+	batchS2    = 1
+)
+
 func encodeTweetBatch(b TweetBatch) []byte {
 	size := 8
 	for i := range b.Tweets {
@@ -141,10 +153,28 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	for i := range b.Tweets {
 		e.tweet(&b.Tweets[i])
 	}
-	return e.b
+	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
+	out[0] = batchS2
+	n := len(s2.Encode(out[1:cap(out)], e.b))
+	return out[:1+n]
 }
 
 func decodeTweetBatch(p []byte) (TweetBatch, error) {
+	if len(p) == 0 {
+		return TweetBatch{}, errShort
+	}
+	switch p[0] {
+	case batchPlain:
+		p = p[1:]
+	case batchS2:
+		raw, err := s2.Decode(nil, p[1:])
+		if err != nil {
+			return TweetBatch{}, fmt.Errorf("transforms: tweet batch: %w", err)
+		}
+		p = raw
+	default:
+		return TweetBatch{}, fmt.Errorf("transforms: tweet batch encoding %d unknown", p[0])
+	}
 	d := decoder{b: p}
 	n := d.uvarint()
 	if n > uint64(len(p)) {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -14,7 +17,7 @@ import (
 
 func init() {
 	register.DoFn2x1[[]byte, func(string), error](&expandFn{})
-	register.DoFn3x1[context.Context, string, func([]schemas.Record), error](&readFn{})
+	register.DoFn4x2[context.Context, *sdf.LockRTracker, string, func([]schemas.Record), sdf.ProcessContinuation, error](&readFn{})
 	register.Emitter1[string]()
 	register.Emitter1[[]schemas.Record]()
 	beam.RegisterType(reflect.TypeOf((*schemas.Record)(nil)).Elem())
@@ -43,7 +46,10 @@ var (
 // why, so that it is dead-lettered rather than failing the job.
 //
 // Files are expanded in one worker, then spread over workers one file at a
-// time: the unit of parallelism is a file.
+// time: the unit of parallelism is a file. Each file is read by a
+// splittable DoFn that checkpoints every BundleBatches batches, so that a
+// bundle's output, and what a runner holds of it at a time, stays small
+// however large the file.
 func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
 	s = s.Scope("archiveio.Read")
 	files := beam.ParDo(s, &expandFn{Pattern: pattern}, beam.Impulse(s))
@@ -69,26 +75,69 @@ func (f *expandFn) ProcessElement(_ []byte, emit func(string)) error {
 	return nil
 }
 
-// readFn reads one file into batches of records.
+// DefaultBundleBatches is how many batches a bundle reads from one file
+// before it checkpoints.
+const DefaultBundleBatches = 4
+
+// readFn reads one file into batches of records. It is a splittable DoFn
+// over the file's batch indexes [0, math.MaxInt64): it claims each batch
+// before emitting it and checkpoints after BundleBatches of them, leaving
+// the file open (a cursor) for the bundle that resumes it.
 type readFn struct {
 	Options Options
 }
 
-// ProcessElement reads the file at path. A file that cannot be opened is
-// emitted as a faulted record; only cancellation fails the bundle.
-func (f *readFn) ProcessElement(ctx context.Context, path string, emit func([]schemas.Record)) error {
-	st, err := ReadFile(ctx, path, f.Options, func(recs []schemas.Record) error {
+// CreateInitialRestriction covers every batch of the file.
+func (f *readFn) CreateInitialRestriction(string) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: 0, End: math.MaxInt64}
+}
+
+// SplitRestriction keeps a file whole: batches are found by reading.
+func (f *readFn) SplitRestriction(_ string, rest offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{rest}
+}
+
+// RestrictionSize is a constant: a file's size in batches is not known
+// before it is read.
+func (f *readFn) RestrictionSize(string, offsetrange.Restriction) float64 { return 1 }
+
+// CreateTracker tracks the batches claimed.
+func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
+}
+
+// ProcessElement reads the file at path from the restriction's first
+// batch. A file that cannot be opened is emitted as a faulted record; only
+// cancellation fails the bundle.
+func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
+	start := rt.GetRestriction().(offsetrange.Restriction).Start
+	c := takeCursor(path, start, f.Options)
+	for n := 0; ; n++ {
+		if n == DefaultBundleBatches {
+			c.park()
+			return sdf.ResumeProcessingIn(0), nil
+		}
+		recs, ok := c.take()
+		if !ok {
+			break
+		}
+		if !rt.TryClaim(c.next - 1) {
+			c.close()
+			return sdf.StopProcessing(), nil
+		}
 		emit(recs)
-		return nil
-	})
-	bytesRead.Inc(ctx, st.Bytes)
-	switch {
+	}
+	// End of file: claim the rest of the range.
+	rt.TryClaim(int64(math.MaxInt64 - 1))
+	bytesRead.Inc(ctx, c.stats.Bytes)
+	switch err := c.err; {
 	case err == nil:
 		filesRead.Inc(ctx, 1)
-		return nil
+		return sdf.StopProcessing(), nil
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
+		return sdf.StopProcessing(), err
+	default:
+		emit([]schemas.Record{{Origin: schemas.Origin{Source: path}, Fault: err.Error()}})
 	}
-	emit([]schemas.Record{{Origin: schemas.Origin{Source: path}, Fault: err.Error()}})
-	return nil
+	return sdf.StopProcessing(), nil
 }

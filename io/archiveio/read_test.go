@@ -3,11 +3,13 @@ package archiveio
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -82,9 +84,14 @@ func TestReadNoMatch(t *testing.T) {
 func TestReadFnUnopenable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gone.json")
 	var got [][]schemas.Record
-	err := (&readFn{}).ProcessElement(context.Background(), path, func(b []schemas.Record) { got = append(got, b) })
+	fn := &readFn{}
+	rt := fn.CreateTracker(fn.CreateInitialRestriction(path))
+	pc, err := fn.ProcessElement(context.Background(), rt, path, func(b []schemas.Record) { got = append(got, b) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if pc.ShouldResume() || !rt.IsDone() {
+		t.Errorf("read of a missing file not done: resume %v, tracker done %v", pc.ShouldResume(), rt.IsDone())
 	}
 	if len(got) != 1 || len(got[0]) != 1 {
 		t.Fatalf("emitted %v, want one batch of one record", got)
@@ -92,5 +99,64 @@ func TestReadFnUnopenable(t *testing.T) {
 	r := got[0][0]
 	if r.Origin != (schemas.Origin{Source: path}) || !strings.Contains(r.Fault, "no such file") || r.Data != nil {
 		t.Errorf("record = %+v, want a fault at %s:0", r, path)
+	}
+}
+
+// TestReadFnResumes reads a file of many batches bundle by bundle, as a
+// runner does after each checkpoint, once resuming from the parked cursor
+// and once from a fresh process (no cursor), and checks that every record
+// is emitted once, in order.
+func TestReadFnResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "many.jsonl")
+	var data []byte
+	const lines = 50
+	for i := 1; i <= lines; i++ {
+		data = append(data, fmt.Sprintf("{\"n\":%d}\n", i)...)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, fresh := range []bool{false, true} {
+		fn := &readFn{Options: Options{BatchRecords: 3}}
+		rest := fn.CreateInitialRestriction(path)
+		var lineNos []int64
+		for bundles := 0; ; bundles++ {
+			if bundles > lines {
+				t.Fatal("read does not end")
+			}
+			if fresh {
+				cursorsMu.Lock()
+				for p, c := range cursors {
+					delete(cursors, p)
+					c.close()
+				}
+				cursorsMu.Unlock()
+			}
+			rt := fn.CreateTracker(rest)
+			pc, err := fn.ProcessElement(context.Background(), rt, path, func(b []schemas.Record) {
+				for _, r := range b {
+					lineNos = append(lineNos, r.Origin.Line)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !pc.ShouldResume() {
+				break
+			}
+			_, residual, err := rt.TrySplit(0)
+			if err != nil || residual == nil {
+				t.Fatalf("checkpoint: residual %v, err %v", residual, err)
+			}
+			rest = residual.(offsetrange.Restriction)
+		}
+		if len(lineNos) != lines {
+			t.Fatalf("fresh=%v: read %d records, want %d", fresh, len(lineNos), lines)
+		}
+		for i, l := range lineNos {
+			if l != int64(i+1) {
+				t.Fatalf("fresh=%v: record %d is line %d", fresh, i, l)
+			}
+		}
 	}
 }

@@ -28,6 +28,7 @@ func runIndex(args []string) error {
 	shards := fs.Int("shards", 0, "dedup keys per minute (default 16)")
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
 		fs.PrintDefaults()
@@ -70,6 +71,13 @@ func runIndex(args []string) error {
 			kafkaio.Drain(drainName)
 			signal.Stop(sig)
 		}()
+	}
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	sum, err := pipelines.Run(context.Background(), cfg)
 	if err != nil {
