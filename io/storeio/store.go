@@ -55,8 +55,8 @@ func options() *pebble.Options {
 	o := &pebble.Options{
 		MemTableSize:                64 << 20,
 		MemTableStopWritesThreshold: 4,
-		L0CompactionThreshold:       8,
-		L0StopWritesThreshold:       64,
+		L0CompactionThreshold:       16,
+		L0StopWritesThreshold:       1000,
 		LBaseMaxBytes:               256 << 20,
 		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
 	}
@@ -90,7 +90,11 @@ func (s *Store) Close() error {
 // Write stores cells as one atomic batch. Later cells with the same key
 // overwrite earlier ones: writes are upserts.
 func (s *Store) Write(cells []schemas.Cell) error {
-	b := s.db.NewBatch()
+	size := 0
+	for i := range cells {
+		size += len(cells[i].Key) + len(cells[i].Value) + 16
+	}
+	b := s.db.NewBatchWithSize(size)
 	defer b.Close()
 	var key []byte
 	for i := range cells {
