@@ -1,10 +1,13 @@
 package pipelines
 
 import (
+	"flag"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 // prismNoSplit is the experiment that stops prism from splitting bundles
@@ -20,6 +23,32 @@ import (
 // checkpoints by itself (ProcessContinuation) and does not need it. Other
 // runners ignore the experiment.
 const prismNoSplit = "prism_disable_sdf_split"
+
+// tuneForRunner prepares a run for the runner chosen by Beam's flags: on
+// every runner, the prismNoSplit experiment; when the SDK worker runs in
+// this process (prism, the default; any runner with LOOPBACK workers),
+// local flow control (see transforms.EnableLocalFlowControl).
+func tuneForRunner() {
+	withSafeStateExperiment()
+	if workerInProcess() {
+		transforms.EnableLocalFlowControl()
+	}
+}
+
+// workerInProcess reports whether the SDK worker runs in this process.
+func workerInProcess() bool {
+	flagValue := func(name string) string {
+		if f := flag.Lookup(name); f != nil {
+			return strings.ToLower(f.Value.String())
+		}
+		return ""
+	}
+	switch flagValue("runner") {
+	case "", "prism", "direct":
+		return true
+	}
+	return flagValue("environment_type") == "loopback"
+}
 
 // withSafeStateExperiment adds prismNoSplit to the job's experiments.
 func withSafeStateExperiment() {

@@ -19,7 +19,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	withSafeStateExperiment()
+	tuneForRunner()
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg); err != nil {
 		return Summary{}, err

@@ -59,6 +59,7 @@ type DedupFn struct {
 
 // ProcessElement filters one batch against the ids already seen.
 func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, _ int64, b TweetBatch, emit func(TweetBatch)) error {
+	defer backlogAdd(-len(b.Tweets))
 	seen, _, err := f.Seen.Read(sp)
 	if err != nil {
 		return err

@@ -103,6 +103,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	for _, g := range f.pending {
 		b := f.groups[g]
 		delete(f.groups, g)
+		backlogAdd(len(b.Tweets))
 		emitTweets(mtime.FromMilliseconds(g.minute*60_000), int64(g.shard), *b)
 	}
 }

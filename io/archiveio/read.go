@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func init() {
@@ -116,6 +117,10 @@ func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path 
 		if n == DefaultBundleBatches {
 			c.park()
 			return sdf.ResumeProcessingIn(0), nil
+		}
+		if transforms.Backlogged() {
+			c.park()
+			return sdf.ResumeProcessingIn(transforms.BacklogPause), nil
 		}
 		recs, ok := c.take()
 		if !ok {

@@ -47,7 +47,7 @@ type WriteFn struct {
 // Setup opens the store.
 func (f *WriteFn) Setup() error {
 	if f.FlushBytes <= 0 {
-		f.FlushBytes = 32 << 20
+		f.FlushBytes = 8 << 20
 	}
 	s, err := Open(f.Dir)
 	if err != nil {

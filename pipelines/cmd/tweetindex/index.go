@@ -29,6 +29,7 @@ func runIndex(args []string) error {
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	memprofile := fs.String("memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
 		fs.PrintDefaults()
@@ -58,6 +59,7 @@ func runIndex(args []string) error {
 	}
 	beam.Init()
 	log.SetupLogging("warn", "text")
+	limitMemory()
 
 	if cfg.Kafka != nil {
 		// Ctrl-C drains the Kafka read: the pipeline writes what it has
@@ -78,6 +80,9 @@ func runIndex(args []string) error {
 			return err
 		}
 		defer stop()
+	}
+	if *memprofile != "" {
+		defer startHeapProfile(*memprofile)()
 	}
 	sum, err := pipelines.Run(context.Background(), cfg)
 	if err != nil {

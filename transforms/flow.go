@@ -1,0 +1,42 @@
+package transforms
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Flow control for runs whose stages share one process (prism, the local
+// runner, runs every stage in the process that submits the job). Prism has
+// no backpressure: a file reader that outpaces deduplication and the sinks
+// would queue the whole input in the runner's memory. ParseFn counts the
+// tweets it sends to the dedup shuffle, DedupFn the tweets it takes, and a
+// reader asks Backlogged before it reads on.
+//
+// It is off unless EnableLocalFlowControl is called, which the pipeline's
+// submitter does only for in-process runs: on a distributed runner the two
+// counts live in different processes and would mean nothing.
+
+var (
+	localFlow atomic.Bool
+	backlog   atomic.Int64
+)
+
+// MaxBacklog is how many tweets may wait between parsing and deduplication
+// in a process before readers pause.
+const MaxBacklog = 32 << 10
+
+// BacklogPause is how long a paused reader waits before it looks again.
+const BacklogPause = 20 * time.Millisecond
+
+// EnableLocalFlowControl turns flow control on for this process.
+func EnableLocalFlowControl() { localFlow.Store(true) }
+
+// Backlogged reports whether readers should pause because more than
+// MaxBacklog tweets are waiting for deduplication in this process.
+func Backlogged() bool { return localFlow.Load() && backlog.Load() > MaxBacklog }
+
+func backlogAdd(n int) {
+	if localFlow.Load() {
+		backlog.Add(int64(n))
+	}
+}
