@@ -10,7 +10,7 @@ type Tweet struct {
 	// CreatedAt is the event time: seconds since 1970-01-01 UTC.
 	CreatedAt int64
 	// Lang is the language tag as the API gave it ("en", "und", "in", ...),
-	// lower-cased; "und" when absent.
+	// trimmed of spaces; "und" when absent.
 	Lang string
 	// Text is the full text: extended_tweet.full_text, full_text or text,
 	// and for a retweet the retweeted tweet's full text behind "RT @user: ".
@@ -24,7 +24,8 @@ type Tweet struct {
 	Lat, Lon float64
 	// JSON is the stored tweet JSON: for a line or an array element, its
 	// bytes as read; for a tweet out of a v2 page, a single-tweet v2 document
-	// built deterministically from the page (see SplitDocument).
+	// {"data": ..., "includes": ...} built deterministically from the page,
+	// holding only the includes the tweet references.
 	JSON []byte
 	// Origin is where the tweet was read.
 	Origin Origin
