@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean
+.PHONY: all build run test test-short bench sample vet clean demo-stream
 
 all: build
 
@@ -26,6 +26,15 @@ test:
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
 	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N)
+
+## demo-stream: a Kafka broker on 127.0.0.1 (devbroker), the sample replayed into it at a
+## steady rate, and the streaming pipeline reading it into $(DEMO_STORE), printing the counts
+## per minute as they grow. Ctrl-C drains and stops (devbroker demo -h for the knobs).
+DEMO_STORE ?= $(dir $(STORE))stream
+demo-stream: build
+	$(GO) build -o bin/devbroker ./pipelines/cmd/devbroker
+	rm -rf $(DEMO_STORE)
+	./bin/devbroker demo -bin $(BIN) -store $(DEMO_STORE) $(SAMPLE)
 
 ## sample: regenerate the committed sample (deterministic).
 sample:

@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -97,6 +98,10 @@ func Build(s beam.Scope, cfg Config) error {
 		records = archiveio.Read(s, cfg.Input, cfg.Archive)
 	}
 
+	freq, err := FrequencyOptions(context.Background(), cfg) // early firings when streaming; a resumed stream's counts
+	if err != nil {
+		return err
+	}
 	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
@@ -107,7 +112,7 @@ func Build(s beam.Scope, cfg Config) error {
 	for _, cells := range []beam.PCollection{
 		transforms.RawTweets(s, tweets),
 		transforms.TermIndex(s, tweets),
-		transforms.TweetFrequency(s, tweets),
+		transforms.TweetFrequencyWith(s, tweets, freq),
 		transforms.GeoTemporalIndex(s, tweets),
 		dead,
 	} {

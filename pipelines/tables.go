@@ -51,7 +51,10 @@ func OpenTables(dir string, cass *cassandraio.Config, mustExist bool) (Tables, e
 type storeTables struct{ *storeio.Store }
 
 func (t storeTables) Write(_ context.Context, cells []schemas.Cell) error {
-	return t.Store.Write(cells)
+	if err := t.Store.Write(cells); err != nil {
+		return err
+	}
+	return t.Store.Sync() // durable, as Tables.Write promises
 }
 
 type cassandraTables struct {

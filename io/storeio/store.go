@@ -109,6 +109,16 @@ func (s *Store) Write(cells []schemas.Cell) error {
 	return nil
 }
 
+// Sync makes every write so far durable. Write commits without syncing,
+// which leaves the tail of the write-ahead log in memory until the store
+// is closed or synced.
+func (s *Store) Sync() error {
+	if err := s.db.LogData(nil, pebble.Sync); err != nil {
+		return fmt.Errorf("store %s: sync: %w", s.dir, err)
+	}
+	return nil
+}
+
 // Get returns the value of key in table, and whether it exists.
 func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
 	v, closer, err := s.db.Get(appendKey(nil, table, key))

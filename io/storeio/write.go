@@ -39,9 +39,10 @@ type WriteFn struct {
 	// FlushBytes commits the pending batch once it holds this many bytes.
 	FlushBytes int
 
-	store   *Store
-	pending []schemas.Cell
-	size    int
+	store    *Store
+	pending  []schemas.Cell
+	size     int
+	unsynced bool // committed since the last Sync
 }
 
 // Setup opens the store.
@@ -69,8 +70,21 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 	return nil
 }
 
-// FinishBundle commits what the bundle wrote.
-func (f *WriteFn) FinishBundle(ctx context.Context) error { return f.flush(ctx) }
+// FinishBundle commits what the bundle wrote and makes it durable: a
+// runner considers a finished bundle's output written (a Kafka read then
+// commits its offsets), and nothing else closes the store at the end of a
+// run on prism, which does not tear the sink down.
+func (f *WriteFn) FinishBundle(ctx context.Context) error {
+	wrote := f.size > 0 || f.unsynced
+	if err := f.flush(ctx); err != nil {
+		return err
+	}
+	if !wrote {
+		return nil
+	}
+	f.unsynced = false
+	return f.store.Sync()
+}
 
 func (f *WriteFn) flush(ctx context.Context) error {
 	if len(f.pending) == 0 {
@@ -80,6 +94,7 @@ func (f *WriteFn) flush(ctx context.Context) error {
 		return fmt.Errorf("storeio: %w", err)
 	}
 	transforms.CountRows(ctx, f.pending)
+	f.unsynced = true
 	clear(f.pending)
 	f.pending, f.size = f.pending[:0], 0
 	return nil

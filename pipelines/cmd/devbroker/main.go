@@ -17,6 +17,17 @@
 //
 // -rate is messages per second (0: as fast as the broker takes them); -loop
 // starts over at the first file after the last, until interrupted.
+//
+// Replay tweet archives in any format tweetindex reads (tar, zip, API pages,
+// tweets.js, ...), one message per record as its archive reader sees them:
+//
+//	devbroker replay [-broker 127.0.0.1:9092] [-topic tweets] [-rate N] [-loop] [-n MAX] FILE|DIR|GLOB...
+//
+// Run the streaming demo (make demo-stream): a broker, a replay of FILES
+// into it, and bin/tweetindex index --kafka reading it into a local store,
+// printing the per-minute counts as they grow; Ctrl-C drains and stops:
+//
+//	devbroker demo [-addr 127.0.0.1:19092] [-rate 50] [-store DIR] FILE|DIR|GLOB... [-- tweetindex index flags]
 package main
 
 import (
@@ -43,6 +54,12 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "produce" {
 		return produce(ctx, args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == "replay" {
+		return replay(ctx, args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == "demo" {
+		return demo(args[1:], stdout, stderr)
 	}
 	err := serve(ctx, args, stdout, stderr)
 	if errors.Is(err, errHelp) {

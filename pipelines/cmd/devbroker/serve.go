@@ -24,6 +24,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: devbroker [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR]")
 		fmt.Fprintln(stderr, "       devbroker produce [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILES...")
+		fmt.Fprintln(stderr, "       devbroker replay [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILE|DIR|GLOB...")
+		fmt.Fprintln(stderr, "       devbroker demo [-addr HOST:PORT] [-rate N] [-store DIR] FILE|DIR|GLOB... [-- tweetindex index flags]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -29,6 +30,8 @@ func runIndex(args []string) error {
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	watch := fs.Duration("watch", 0, "print the per-minute tweet counts that changed, every this long, on stderr (streaming; 0: off)")
+	checkpoint := fs.Duration("kafka-checkpoint", 250*time.Millisecond, "Kafka: longest a partition is read before its tweets go on to the tables (prism reads the partitions one after another in a bundle)")
 	memprofile := fs.String("memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
@@ -46,6 +49,9 @@ func runIndex(args []string) error {
 		Store:     sink.store,
 		Cassandra: sink.cassandraConfig(),
 		Shards:    *shards,
+	}
+	if cfg.Kafka != nil {
+		cfg.Kafka.CheckpointInterval = *checkpoint
 	}
 	var err error
 	if cfg.From, err = parseTime("from", *from); err != nil {
@@ -84,7 +90,18 @@ func runIndex(args []string) error {
 	if *memprofile != "" {
 		defer startHeapProfile(*memprofile)()
 	}
+	stopWatch := func() {}
+	if *watch > 0 {
+		tables, err := pipelines.OpenTables(cfg.Store, cfg.Cassandra, false)
+		if err != nil {
+			return err
+		}
+		defer tables.Close()
+		stopWatch = pipelines.WatchFrequency(tables, *watch, os.Stderr)
+		defer stopWatch() // before the tables close
+	}
 	sum, err := pipelines.Run(context.Background(), cfg)
+	stopWatch() // its last lines before the summary
 	if err != nil {
 		return err
 	}
