@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream
+.PHONY: all build run test test-short bench sample vet clean demo-stream test-cassandra
 
 all: build
 
@@ -42,3 +42,10 @@ sample:
 
 clean:
 	rm -rf bin .tweetindex
+
+## test-cassandra: the Cassandra integration tests against a real cluster:
+##   CASSANDRA_HOSTS=127.0.0.1:9042 make test-cassandra   (runners/cassandra starts one)
+## They skip with a message when CASSANDRA_HOSTS is unset.
+test-cassandra:
+	@if [ -z "$$CASSANDRA_HOSTS" ]; then echo "CASSANDRA_HOSTS is not set: start a cluster (runners/cassandra/README.md) and run CASSANDRA_HOSTS=host:9042 make test-cassandra"; fi
+	$(GO) test -count=1 -v -run Integration ./io/cassandraio/...

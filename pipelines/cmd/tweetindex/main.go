@@ -20,7 +20,8 @@ const usage = `tweetindex indexes tweets into raw, term, frequency and geotempor
 
 Usage:
   tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
-  tweetindex dump  --store DIR --table raw|terms|frequency|geo|deadletter|meta
+  tweetindex dump  (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
+  tweetindex schema print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
 
 Run 'tweetindex COMMAND --help' for the flags of a command.
 `
@@ -45,11 +46,13 @@ func main() {
 		err = runIndex(args)
 	case "dump":
 		err = runDump(args)
+	case "schema":
+		err = runSchema(args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (want index or dump)", cmd)
+		err = fmt.Errorf("unknown command %q (want index, dump or schema)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tweetindex %s: %v\n", cmd, err)
