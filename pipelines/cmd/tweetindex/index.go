@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
+	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/pipelines"
 )
@@ -62,6 +63,12 @@ func runIndex(args []string) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if cfg.Input != "" {
+		// Fail before the pipeline starts, in one line, if nothing matches.
+		if _, err := archiveio.Expand(cfg.Input); err != nil {
+			return fmt.Errorf("--input %q: %w", cfg.Input, err)
+		}
 	}
 	beam.Init()
 	log.SetupLogging("warn", "text")
