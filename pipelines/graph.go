@@ -53,8 +53,10 @@ func (c Config) Validate() error {
 		return errors.New("no sink: pass --store DIR for the embedded store, or --cassandra HOSTS")
 	case c.Store != "" && c.Cassandra != nil:
 		return errors.New("two sinks: pass either --store or --cassandra, not both")
-	case c.Shards < 0:
-		return errors.New("--shards must be positive")
+	case c.Shards < 0 || c.Shards > transforms.MaxShards:
+		return fmt.Errorf("--shards must be between 1 and %d, got %d", transforms.MaxShards, c.Shards)
+	case c.Horizon < 0:
+		return fmt.Errorf("--horizon must be positive, got %s", c.Horizon)
 	case !c.From.IsZero() && !c.To.IsZero() && !c.From.Before(c.To):
 		return fmt.Errorf("empty range: --from %s is not before --to %s", c.From.Format(time.RFC3339), c.To.Format(time.RFC3339))
 	}
@@ -84,7 +86,7 @@ func (c Config) Source() string {
 //	source (archive files | Kafka)        -> []schemas.Record batches
 //	  -> Parse                             -> tweets keyed by dedup shard, stamped with their minute
 //	                                       -> dead letters (cells)
-//	  -> Dedup (by id, per 1-minute window, expiring state) -> distinct tweets
+//	  -> Dedup (by id, per minute and shard, state expiring after the horizon) -> distinct tweets
 //	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
 //	  -> sink (embedded store | Cassandra)
 func Build(s beam.Scope, cfg Config) error {

@@ -10,13 +10,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/timers"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 func init() {
-	register.DoFn5x1[context.Context, state.Provider, int64, TweetBatch, func(TweetBatch), error](&DedupFn{})
+	register.DoFn7x1[context.Context, beam.EventTime, state.Provider, timers.Provider, int64, TweetBatch, func(TweetBatch), error](&DedupFn{})
 	register.Emitter1[TweetBatch]()
 }
 
@@ -25,42 +26,68 @@ func init() {
 // the runner as too late.
 const DefaultHorizon = 24 * time.Hour
 
+// MaxShards is the largest number of dedup shards: DedupKey keeps the shard
+// in the key's low 16 bits.
+const MaxShards = 1 << 16
+
+// DedupKey is the key a tweet is deduplicated under: its created_at minute
+// (Unix minutes) and its dedup shard (ShardOf its id), in one int64.
+func DedupKey(minute int64, shard int) int64 { return minute<<16 | int64(shard) }
+
 // Dedup keeps one tweet per tweet id. keyed is the ParseFn output: tweet
-// batches keyed by dedup shard (a hash of the id) and stamped with their
-// created_at minute.
+// batches keyed by DedupKey (created_at minute and a hash of the id) and
+// stamped with their minute.
 //
-// Every copy of a tweet carries the same created_at, so all copies land in
-// one shard and one 1-minute event-time window. DedupFn keeps, per shard
-// and window, the set of ids it has let through (Beam state is per key and
-// window), and lets a tweet through only if its id is new. The runner drops
-// that state when the window expires, horizon after its end: memory stays
-// bounded on an endless stream, and nothing waits for a window to close, so
-// tweets reach the tables as soon as they are read, in batch and streaming
-// alike. The result holds batches of distinct tweets, in 1-minute windows.
+// Every copy of a tweet carries the same created_at, so all copies land
+// under one key. DedupFn keeps, per key, the set of ids it has let through
+// and lets a tweet through only if its id is new; an event-time timer
+// clears the set horizon after the end of the minute, so memory stays
+// bounded on an endless stream. The state lives in the global window and
+// its lifetime is the timer's, not a window's: runners that collect a
+// window's state at the window's end rather than after its allowed
+// lateness (prism v2.77 does) would otherwise forget a minute's ids as soon
+// as the watermark passes it, and let a late copy through. Nothing waits
+// for a window to close, so tweets reach the tables as soon as they are
+// read, in batch and streaming alike.
+//
+// The result holds batches of distinct tweets in 1-minute event-time
+// windows whose allowed lateness is the horizon: a copy that arrives after
+// its minute's ids were cleared is dropped downstream as too late by the
+// frequency windows (its raw, term and geo cells are the same ones again).
 func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
 	s = s.Scope("Dedup")
 	if horizon <= 0 {
 		horizon = DefaultHorizon
 	}
-	windowed := beam.WindowInto(s, window.NewFixedWindows(Minute), keyed, beam.AllowedLateness(horizon))
-	return beam.ParDo(s, &DedupFn{Seen: state.MakeValueState[[]byte]("seen")}, windowed)
+	global := beam.WindowInto(s, window.NewGlobalWindows(), keyed)
+	distinct := beam.ParDo(s, &DedupFn{
+		Seen:    state.MakeValueState[[]byte]("seen"),
+		Expire:  timers.InEventTime("expire"),
+		Horizon: horizon,
+	}, global)
+	return beam.WindowInto(s, window.NewFixedWindows(Minute), distinct, beam.AllowedLateness(horizon))
 }
 
-// DedupFn lets through the first copy of each tweet id per shard and window.
-// Within one batch, of two copies with different bytes it keeps the one
-// with the smaller row key; across batches the first one read wins (a
+// DedupFn lets through the first copy of each tweet id per key (minute and
+// shard). Within one batch, of two copies with different bytes it keeps the
+// one with the smaller row key; across batches the first one read wins (a
 // stream cannot take back what it has written). Byte-identical copies, the
 // common case (re-delivery, an archive read twice), always give the same
 // tables.
 type DedupFn struct {
 	// Seen holds the ids let through, as sorted big-endian uint64s.
 	Seen state.Value[[]byte]
+	// Expire fires Horizon after the end of the key's minute and clears Seen.
+	Expire timers.EventTime
+	// Horizon is how long past the end of its minute an id is remembered.
+	Horizon time.Duration
 }
 
-// ProcessElement filters one batch against the ids already seen.
-func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, _ int64, b TweetBatch, emit func(TweetBatch)) error {
+// ProcessElement filters one batch, stamped with its minute, against the
+// ids already seen.
+func (f *DedupFn) ProcessElement(ctx context.Context, minute beam.EventTime, sp state.Provider, tp timers.Provider, _ int64, b TweetBatch, emit func(TweetBatch)) error {
 	defer backlogAdd(-len(b.Tweets))
-	seen, _, err := f.Seen.Read(sp)
+	seen, known, err := f.Seen.Read(sp)
 	if err != nil {
 		return err
 	}
@@ -95,11 +122,25 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, _ int64
 	if len(out) == 0 {
 		return nil
 	}
+	if !known {
+		// The first batch of this minute and shard: forget its ids once
+		// the watermark is Horizon past the minute. No output timestamp:
+		// the timer emits nothing and must not hold the watermark back.
+		f.Expire.Set(tp, minute.ToTime().Add(Minute+f.Horizon), timers.WithNoOutputTimestamp())
+	}
 	if err := f.Seen.Write(sp, mergeIDs(seen, fresh)); err != nil {
 		return err
 	}
 	indexedCount.Inc(ctx, int64(len(out)))
 	emit(TweetBatch{Tweets: out})
+	return nil
+}
+
+// OnTimer clears the ids of a minute and shard whose horizon has passed.
+func (f *DedupFn) OnTimer(sp state.Provider, _ timers.Provider, _ int64, timer timers.Context, _ func(TweetBatch)) error {
+	if timer.Family == f.Expire.Family {
+		return f.Seen.Clear(sp)
+	}
 	return nil
 }
 

@@ -30,7 +30,7 @@ type TweetBatch struct {
 
 // ParseFn decodes batches of source records into tweets and dead letters.
 //
-// Tweets leave keyed by dedup shard (a hash of the tweet id) and stamped
+// Tweets leave keyed by DedupKey (minute and a hash of the tweet id) and stamped
 // with the start of their created_at minute, so that all copies of a tweet,
 // which share their created_at, meet in one key and one 1-minute window.
 // Records that cannot be indexed leave as dead-letter cells.
@@ -104,7 +104,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		b := f.groups[g]
 		delete(f.groups, g)
 		backlogAdd(len(b.Tweets))
-		emitTweets(mtime.FromMilliseconds(g.minute*60_000), int64(g.shard), *b)
+		emitTweets(mtime.FromMilliseconds(g.minute*60_000), DedupKey(g.minute, g.shard), *b)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 // drainName names the Kafka read's drain signal in this process.
@@ -28,6 +29,7 @@ func runIndex(args []string) error {
 	kafka.register(fs)
 	summary := fs.String("summary", "", "also write the run summary as a JSON object to this file")
 	shards := fs.Int("shards", 0, "dedup keys per minute (default 16)")
+	horizon := fs.Duration("horizon", transforms.DefaultHorizon, "how long past its minute (event time) a tweet id is remembered for deduplication, and late tweets still re-fire their minute's count")
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
@@ -50,6 +52,7 @@ func runIndex(args []string) error {
 		Store:     sink.store,
 		Cassandra: sink.cassandraConfig(),
 		Shards:    *shards,
+		Horizon:   *horizon,
 	}
 	if cfg.Kafka != nil {
 		cfg.Kafka.CheckpointInterval = *checkpoint
