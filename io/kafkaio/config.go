@@ -16,7 +16,7 @@ const (
 	DefaultMaxFetchBytes      = 4 << 20
 	DefaultPollTimeout        = 100 * time.Millisecond
 	DefaultPollInterval       = 100 * time.Millisecond
-	DefaultCheckpointInterval = time.Second
+	DefaultCheckpointInterval = 250 * time.Millisecond
 	DefaultRetryTimeout       = 2 * time.Minute
 	DefaultClientID           = "tweetindex"
 )

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -34,7 +33,7 @@ func runIndex(args []string) error {
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	watch := fs.Duration("watch", 0, "print the per-minute tweet counts that changed, every this long, on stderr (streaming; 0: off)")
-	checkpoint := fs.Duration("kafka-checkpoint", 250*time.Millisecond, "Kafka: longest a partition is read before its tweets go on to the tables (prism reads the partitions one after another in a bundle)")
+	checkpoint := fs.Duration("kafka-checkpoint", kafkaio.DefaultCheckpointInterval, "Kafka: longest a partition is read before its tweets go on to the tables (prism reads the partitions one after another in a bundle)")
 	memprofile := fs.String("memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
