@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -13,8 +14,13 @@ import (
 )
 
 // Run builds the graph for cfg, runs it on the runner chosen by Beam's
-// --runner flag (prism by default) and returns the run's summary. The run
-// is recorded in the metadata table.
+// --runner flag (prism by default) and returns the run's summary.
+//
+// The run is recorded in the metadata table: as running before the
+// pipeline starts (which also checks, before anything runs, that the sink
+// can be written), then as succeeded with its summary, or as failed with
+// the reason. A failed pipeline returns a *RunError, whose message is one
+// line.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -25,14 +31,25 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	started := time.Now()
+	rec := newRunRecord(cfg, started)
+	if err := writeRunRecord(ctx, cfg, rec); err != nil {
+		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
+	}
 	result, err := beamx.RunWithMetrics(ctx, p)
 	elapsed := time.Since(started)
+	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
 	if err != nil {
-		return Summary{}, fmt.Errorf("pipeline failed: %w", err)
+		failure := explainFailure(err)
+		rec.Status, rec.Error = RunFailed, failure.Error()
+		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
+			failure.Detail += "\n(the failure could not be recorded in the metadata table: " + werr.Error() + ")"
+		}
+		return Summary{}, failure
 	}
 	sum := SummaryFromResult(result, elapsed)
-	if err := recordRun(ctx, cfg, started, elapsed, sum); err != nil {
-		return sum, err
+	rec.Status, rec.Summary = RunSucceeded, &sum
+	if err := writeRunRecord(ctx, cfg, rec); err != nil {
+		return sum, fmt.Errorf("recording the run: %w", err)
 	}
 	return sum, nil
 }
@@ -58,29 +75,38 @@ func CurrentParams() IndexParams {
 	}
 }
 
-// RunRecord is the metadata row of one run, under "run/<start time>".
+// The states of a run in its RunRecord.
+const (
+	RunRunning   = "running" // started; a run that died stays in this state
+	RunSucceeded = "succeeded"
+	RunFailed    = "failed"
+)
+
+// RunRecord is the metadata row of one run, under "run/<start time>": the
+// source, the event-time range it indexed (empty for all), when it ran,
+// how it ended, and its summary.
 type RunRecord struct {
-	Source   string  `json:"source"`
-	From     string  `json:"from,omitempty"`
-	To       string  `json:"to,omitempty"`
-	Started  string  `json:"started"`
-	Finished string  `json:"finished"`
-	Status   string  `json:"status"`
-	Summary  Summary `json:"summary"`
+	Source   string   `json:"source"`
+	From     string   `json:"from,omitempty"`
+	To       string   `json:"to,omitempty"`
+	Started  string   `json:"started"`
+	Finished string   `json:"finished,omitempty"`
+	Status   string   `json:"status"`
+	Error    string   `json:"error,omitempty"`
+	Summary  *Summary `json:"summary,omitempty"`
 }
 
-func recordRun(ctx context.Context, cfg Config, started time.Time, elapsed time.Duration, sum Summary) error {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
-	if err != nil {
-		return err
-	}
-	params, _ := json.Marshal(CurrentParams())
+// RunRecordPrefix is the metadata name prefix of run records.
+const RunRecordPrefix = "run/"
+
+// name is the record's metadata row name.
+func (r RunRecord) name() string { return RunRecordPrefix + r.Started }
+
+func newRunRecord(cfg Config, started time.Time) RunRecord {
 	rec := RunRecord{
-		Source:   cfg.Source(),
-		Started:  started.UTC().Format(time.RFC3339Nano),
-		Finished: started.Add(elapsed).UTC().Format(time.RFC3339Nano),
-		Status:   "succeeded",
-		Summary:  sum,
+		Source:  cfg.Source(),
+		Started: started.UTC().Format(time.RFC3339Nano),
+		Status:  RunRunning,
 	}
 	if !cfg.From.IsZero() {
 		rec.From = cfg.From.UTC().Format(time.RFC3339)
@@ -88,13 +114,42 @@ func recordRun(ctx context.Context, cfg Config, started time.Time, elapsed time.
 	if !cfg.To.IsZero() {
 		rec.To = cfg.To.UTC().Format(time.RFC3339)
 	}
+	return rec
+}
+
+// writeRunRecord writes rec, and the index parameters, to the metadata
+// table of cfg's sink.
+func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord) error {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return err
+	}
+	params, _ := json.Marshal(CurrentParams())
 	run, _ := json.Marshal(rec)
 	werr := tables.Write(ctx, []schemas.Cell{
 		schemas.MetaRow{Name: "param/index", Value: params}.Cell(),
-		schemas.MetaRow{Name: "run/" + started.UTC().Format(time.RFC3339Nano), Value: run}.Cell(),
+		schemas.MetaRow{Name: rec.name(), Value: run}.Cell(),
 	})
 	if cerr := tables.Close(); werr == nil {
 		werr = cerr
 	}
 	return werr
+}
+
+// ReadRunRecords returns the run records of the metadata table, oldest
+// first.
+func ReadRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
+	var runs []RunRecord
+	err := t.ScanTable(ctx, schemas.TableMeta, func(key, value []byte) error {
+		if !strings.HasPrefix(string(key), RunRecordPrefix) {
+			return nil
+		}
+		var r RunRecord
+		if err := json.Unmarshal(value, &r); err != nil {
+			return fmt.Errorf("run record %s: %w", key, err)
+		}
+		runs = append(runs, r)
+		return nil
+	})
+	return runs, err
 }

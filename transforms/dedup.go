@@ -132,6 +132,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, minute beam.EventTime, sp 
 		return err
 	}
 	indexedCount.Inc(ctx, int64(len(out)))
+	localIndexed.Add(int64(len(out)))
 	emit(TweetBatch{Tweets: out})
 	return nil
 }

@@ -40,3 +40,13 @@ func backlogAdd(n int) {
 		backlog.Add(int64(n))
 	}
 }
+
+// Progress of the SDK workers of this process, for a submitter that runs
+// them in process and wants to show how far a run has got (Beam counters
+// are only read back when the run ends). It counts in every process; only
+// an in-process run has a reader for it.
+var localRead, localIndexed atomic.Int64
+
+// LocalProgress returns the items read (as the "read" counter counts them)
+// and the tweets indexed by the SDK workers of this process so far.
+func LocalProgress() (read, indexed int64) { return localRead.Load(), localIndexed.Load() }

@@ -31,7 +31,7 @@ func (rd *reader) tar(src string, br *bufio.Reader, depth int) error {
 			}
 			return rd.fault(schemas.Origin{Source: src}, nil, faultOf(err, "tar").Error())
 		}
-		if !hdr.FileInfo().Mode().IsRegular() || skipMember(hdr.Name) {
+		if !hdr.FileInfo().Mode().IsRegular() || skipMember(hdr.Name) || !rd.b.opts.Range.Holds(src+"!"+hdr.Name) {
 			continue
 		}
 		in := &faultReader{r: tr, format: "tar"}
@@ -76,10 +76,10 @@ func (rd *reader) zip(src string, br *bufio.Reader, at *section, depth int) erro
 	}
 	zr.RegisterDecompressor(zip.Deflate, flate.NewReader)
 	for _, f := range zr.File {
-		if !f.Mode().IsRegular() || skipMember(f.Name) {
+		member := src + "!" + f.Name
+		if !f.Mode().IsRegular() || skipMember(f.Name) || !rd.b.opts.Range.Holds(member) {
 			continue
 		}
-		member := src + "!" + f.Name
 		rc, err := f.Open()
 		if err != nil {
 			if err := rd.fault(schemas.Origin{Source: member, Line: 1}, nil, (&streamError{format: "zip", err: err}).Error()); err != nil {

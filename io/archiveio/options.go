@@ -31,6 +31,10 @@ type Options struct {
 	// (DefaultMaxDocumentBytes if 0). Such a document is held in memory
 	// whole; a larger one becomes a faulted record holding its first KiB.
 	MaxDocumentBytes int
+	// Range, when set, skips the files and archive members whose path
+	// names a time outside it (see PathInterval): a backfill of two hours
+	// of a daily Stream Grab tar decompresses two hours of members.
+	Range TimeRange
 }
 
 func (o Options) withDefaults() Options {

@@ -42,7 +42,7 @@ var (
 
 // Read returns a PCollection of []schemas.Record batches read from every
 // file matching pattern (see Expand for the pattern syntax, ReadFile for
-// the formats and batches). It fails the pipeline if nothing matches. A
+// the formats and batches) that can hold tweets of opts.Range. It fails the pipeline if nothing matches. A
 // file that cannot be opened yields one record at line 0 whose Fault says
 // why, so that it is dead-lettered rather than failing the job.
 //
@@ -53,14 +53,15 @@ var (
 // however large the file.
 func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
 	s = s.Scope("archiveio.Read")
-	files := beam.ParDo(s, &expandFn{Pattern: pattern}, beam.Impulse(s))
+	files := beam.ParDo(s, &expandFn{Pattern: pattern, Range: opts.Range}, beam.Impulse(s))
 	files = beam.Reshuffle(s, files)
 	return beam.ParDo(s, &readFn{Options: opts}, files)
 }
 
-// expandFn emits the files matching Pattern.
+// expandFn emits the files matching Pattern that can hold tweets of Range.
 type expandFn struct {
 	Pattern string
+	Range   TimeRange
 }
 
 // ProcessElement emits the file paths, or fails the pipeline if there are
@@ -70,7 +71,7 @@ func (f *expandFn) ProcessElement(_ []byte, emit func(string)) error {
 	if err != nil {
 		return fmt.Errorf("archiveio.Read: %w", err)
 	}
-	for _, p := range files {
+	for _, p := range Select(files, f.Range) {
 		emit(p)
 	}
 	return nil
@@ -135,6 +136,7 @@ func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path 
 	// End of file: claim the rest of the range.
 	rt.TryClaim(int64(math.MaxInt64 - 1))
 	bytesRead.Inc(ctx, c.stats.Bytes)
+	localFiles.Add(1)
 	switch err := c.err; {
 	case err == nil:
 		filesRead.Inc(ctx, 1)

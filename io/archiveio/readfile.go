@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -59,14 +60,25 @@ type countingFile struct {
 func (c *countingFile) Read(p []byte) (int, error) {
 	n, err := c.f.Read(p)
 	*c.n += int64(n)
+	localBytes.Add(int64(n))
 	return n, err
 }
 
 func (c *countingFile) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.f.ReadAt(p, off)
 	*c.n += int64(n)
+	localBytes.Add(int64(n))
 	return n, err
 }
+
+// localFiles and localBytes count the files read to their end and the
+// bytes read from disk in this process: the progress of an in-process run.
+var localFiles, localBytes atomic.Int64
+
+// LocalProgress returns the files read to their end and the bytes read
+// from disk (compressed) in this process so far. A file read again (a
+// retried bundle) counts again.
+func LocalProgress() (files, bytes int64) { return localFiles.Load(), localBytes.Load() }
 
 // section is random access to a whole stream, which a zip archive needs.
 // Only a file read as is (not decompressed) has one.

@@ -20,6 +20,8 @@ const usage = `tweetindex indexes tweets into raw, term, frequency and geotempor
 
 Usage:
   tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
+  tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS)
+  tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by hour|day]
   tweetindex dump  (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
   tweetindex schema print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
 
@@ -44,6 +46,8 @@ func main() {
 	switch cmd {
 	case "index":
 		err = runIndex(args)
+	case "backfill":
+		err = runBackfill(args)
 	case "dump":
 		err = runDump(args)
 	case "schema":
@@ -52,10 +56,11 @@ func main() {
 		fmt.Print(usage)
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (want index, dump or schema)", cmd)
+		err = fmt.Errorf("unknown command %q (want index, backfill, dump or schema)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tweetindex %s: %v\n", cmd, err)
+		printDetail(os.Stderr, err)
 		os.Exit(1)
 	}
 }

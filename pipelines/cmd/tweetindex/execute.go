@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+
+	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// drainName names the Kafka read's drain signal in this process.
+const drainName = "tweetindex-index"
+
+// runFlags are the flags of every command that runs the pipeline (index,
+// backfill): what to print while it runs and after.
+type runFlags struct {
+	summary    string
+	shards     int
+	horizon    time.Duration
+	progress   time.Duration
+	watch      time.Duration
+	checkpoint time.Duration
+	verbose    bool
+	cpuprofile string
+	memprofile string
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.summary, "summary", "", "also write the run summary as a JSON object to this file")
+	fs.IntVar(&f.shards, "shards", 0, "dedup keys per minute (default 16)")
+	fs.DurationVar(&f.horizon, "horizon", transforms.DefaultHorizon, "how long past its minute (event time) a tweet id is remembered for deduplication, and late tweets still re-fire their minute's count")
+	fs.DurationVar(&f.progress, "progress", 10*time.Second, "print progress (files, bytes, tweets/s) on stderr every this long (0: off)")
+	fs.DurationVar(&f.watch, "watch", 0, "print the per-minute tweet counts that changed, every this long, on stderr (streaming; 0: off)")
+	fs.DurationVar(&f.checkpoint, "kafka-checkpoint", kafkaio.DefaultCheckpointInterval, "Kafka: longest a partition is read before its tweets go on to the tables (prism reads the partitions one after another in a bundle)")
+	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+}
+
+// apply sets the run flags' parts of cfg.
+func (f *runFlags) apply(cfg *pipelines.Config) {
+	cfg.Shards = f.shards
+	cfg.Horizon = f.horizon
+	if cfg.Kafka != nil {
+		cfg.Kafka.CheckpointInterval = f.checkpoint
+	}
+}
+
+// execute runs the pipeline for cfg (already validated) with the run
+// flags f: the summary goes to stdout, progress to stderr. size is the
+// input's size for the progress lines, if known.
+func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
+	beam.Init()
+	log.SetupLogging("warn", "text")
+	if !f.verbose {
+		// A failed run is reported once, by our own first line; the
+		// runner's ERROR lines say the same at length.
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 1})))
+	}
+	limitMemory()
+
+	if cfg.Kafka != nil {
+		// Ctrl-C drains the Kafka read: the pipeline writes what it has
+		// read, commits offsets (with --commit) and ends with its summary.
+		// A second Ctrl-C kills the process.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		go func() {
+			<-sig
+			fmt.Fprintln(os.Stderr, "draining the Kafka read (Ctrl-C again to kill)...")
+			kafkaio.Drain(drainName)
+			signal.Stop(sig)
+		}()
+	}
+	if f.cpuprofile != "" {
+		stop, err := startCPUProfile(f.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if f.memprofile != "" {
+		defer startHeapProfile(f.memprofile)()
+	}
+	stopWatch := func() {}
+	if f.watch > 0 {
+		tables, err := pipelines.OpenTables(cfg.Store, cfg.Cassandra, false)
+		if err != nil {
+			return err
+		}
+		defer tables.Close()
+		stopWatch = pipelines.WatchFrequency(tables, f.watch, os.Stderr)
+		defer stopWatch() // before the tables close
+	}
+	stopProgress := pipelines.ReportProgress(os.Stderr, f.progress, size)
+	sum, err := pipelines.Run(context.Background(), cfg)
+	stopProgress()
+	stopWatch() // its last lines before the summary
+	if err != nil {
+		return withDetail(err, f.verbose)
+	}
+	sum.Print(os.Stdout)
+	if f.summary != "" {
+		if err := sum.WriteFile(f.summary); err != nil {
+			return err
+		}
+	}
+	if !sum.Reconciles() {
+		return fmt.Errorf("counts do not reconcile: read %d != indexed+duplicates+skipped+dead_lettered %d", sum.Read, sum.Indexed+sum.Duplicates+sum.Skipped+sum.DeadLettered)
+	}
+	return nil
+}
+
+// detailedError is an error whose one-line message main prints first,
+// and its detail after.
+type detailedError struct {
+	error
+	detail string
+}
+
+// printDetail writes the detail of err, if it has one, after its first line.
+func printDetail(w io.Writer, err error) {
+	var d detailedError
+	if errors.As(err, &d) && d.detail != "" {
+		fmt.Fprintln(w, d.detail)
+	}
+}
+
+// withDetail attaches a failed run's report to its one-line error: all of
+// it with --verbose, else a pointer to --verbose.
+func withDetail(err error, verbose bool) error {
+	var re *pipelines.RunError
+	if !errors.As(err, &re) {
+		return err
+	}
+	if verbose {
+		return detailedError{err, "details:\n" + re.Detail}
+	}
+	return detailedError{err, "(run again with --verbose for the runner's report)"}
+}

@@ -1,0 +1,126 @@
+package pipelines
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Coverage states of a time span, as backfill status reports them.
+const (
+	Covered = "covered" // every instant is in the range of a succeeded run
+	Partial = "partial" // some of it is, or a run over it failed or never finished
+	Missing = "missing" // no run touched it
+)
+
+// Span is a stretch of event time [From, To) with one coverage state.
+type Span struct {
+	From, To time.Time
+	Status   string
+	// Failed counts the failed or unfinished runs whose range meets the span.
+	Failed int
+}
+
+// runRange is a run's event-time range; zero bounds are open.
+type runRange struct {
+	from, to time.Time
+	status   string
+}
+
+func (r runRange) meets(from, to time.Time) bool {
+	return (r.from.IsZero() || r.from.Before(to)) && (r.to.IsZero() || r.to.After(from))
+}
+
+// CoverageOf cuts [from, to) into steps (an hour, a day) and says of each
+// whether the runs cover it; neighbouring steps of one state are merged.
+// Runs without a range (an index run over whole files) are not counted:
+// what they covered is not recorded. A run still marked running counts as
+// not finished: it is running, or it died.
+func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span {
+	var ranges []runRange
+	for _, r := range runs {
+		if r.From == "" && r.To == "" {
+			continue
+		}
+		rr := runRange{status: r.Status}
+		rr.from, _ = time.Parse(time.RFC3339, r.From)
+		rr.to, _ = time.Parse(time.RFC3339, r.To)
+		ranges = append(ranges, rr)
+	}
+	var spans []Span
+	for t := from; t.Before(to); {
+		end := t.Add(step).Truncate(step)
+		if end.After(to) || !end.After(t) {
+			end = to
+		}
+		sp := Span{From: t, To: end, Status: statusOf(ranges, t, end)}
+		for _, r := range ranges {
+			if r.status != RunSucceeded && r.meets(t, end) {
+				sp.Failed++
+			}
+		}
+		if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(t) {
+			spans[n-1].To = end
+			spans[n-1].Failed = max(spans[n-1].Failed, sp.Failed)
+		} else {
+			spans = append(spans, sp)
+		}
+		t = end
+	}
+	return spans
+}
+
+// statusOf says how the runs cover [from, to).
+func statusOf(ranges []runRange, from, to time.Time) string {
+	// Walk from "from" forward over succeeded runs that start at or before
+	// the point reached: covered if the walk reaches "to".
+	reached := from
+	for moved := true; moved && reached.Before(to); {
+		moved = false
+		for _, r := range ranges {
+			if r.status == RunSucceeded && !r.from.After(reached) && (r.to.IsZero() || r.to.After(reached)) {
+				if r.to.IsZero() {
+					reached = to
+				} else {
+					reached = r.to
+				}
+				moved = true
+			}
+		}
+	}
+	if !reached.Before(to) {
+		return Covered
+	}
+	for _, r := range ranges {
+		if r.meets(from, to) {
+			return Partial
+		}
+	}
+	return Missing
+}
+
+// PrintCoverage writes spans as an aligned table.
+func PrintCoverage(w io.Writer, spans []Span) {
+	fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", "from", "to", "status", "failed/unfinished runs")
+	for _, s := range spans {
+		failed := ""
+		if s.Failed > 0 {
+			failed = fmt.Sprint(s.Failed)
+		}
+		fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", s.From.UTC().Format(time.RFC3339), s.To.UTC().Format(time.RFC3339), s.Status, failed)
+	}
+}
+
+// RunsExtent returns the earliest start and the latest end of the ranges
+// of runs (zero times if no run has a range).
+func RunsExtent(runs []RunRecord) (from, to time.Time) {
+	for _, r := range runs {
+		if f, err := time.Parse(time.RFC3339, r.From); err == nil && (from.IsZero() || f.Before(from)) {
+			from = f
+		}
+		if t, err := time.Parse(time.RFC3339, r.To); err == nil && t.After(to) {
+			to = t
+		}
+	}
+	return from, to
+}

@@ -1,0 +1,100 @@
+package pipelines
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// InputSize is the size of a run's input when it is known before the run:
+// the files and their bytes on disk.
+type InputSize struct {
+	Files int
+	Bytes int64
+}
+
+// ReportProgress prints one line on w every interval while a run goes:
+// files and bytes read (of size, when known), tweets read and indexed, the
+// rate over the last interval and the time elapsed. The counts come from
+// the SDK workers of this process, so it prints nothing but a note when the
+// workers run elsewhere (a cluster runner shows progress in its own UI).
+// Call stop when the run ends.
+func ReportProgress(w io.Writer, interval time.Duration, size InputSize) (stop func()) {
+	if interval <= 0 {
+		return func() {}
+	}
+	if !workerInProcess() {
+		fmt.Fprintln(w, "progress: not shown, the workers run outside this process (see the runner's UI)")
+		return func() {}
+	}
+	p := newProgress(size, time.Now())
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				fmt.Fprintln(w, p.line(now))
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(done)
+			wg.Wait()
+		})
+	}
+}
+
+// progress turns the process's counters into lines. The counters are
+// process-wide and only grow: a run counts from where they were when it
+// started.
+type progress struct {
+	size            InputSize
+	start           time.Time
+	files0, bytes0  int64
+	read0, indexed0 int64
+	lastRead        int64
+	lastAt          time.Time
+}
+
+func newProgress(size InputSize, now time.Time) *progress {
+	p := &progress{size: size, start: now, lastAt: now}
+	p.files0, p.bytes0 = archiveio.LocalProgress()
+	p.read0, p.indexed0 = transforms.LocalProgress()
+	return p
+}
+
+// line renders the progress at now.
+func (p *progress) line(now time.Time) string {
+	files, bytes := archiveio.LocalProgress()
+	read, indexed := transforms.LocalProgress()
+	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
+	rate := 0.0
+	if dt := now.Sub(p.lastAt).Seconds(); dt > 0 {
+		rate = float64(read-p.lastRead) / dt
+	}
+	p.lastRead, p.lastAt = read, now
+	s := "progress " + now.Sub(p.start).Round(time.Second).String() + ":"
+	if p.size.Files > 0 {
+		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
+		if p.size.Bytes > 0 {
+			s += fmt.Sprintf(" (%.0f%%)", 100*float64(min(bytes, p.size.Bytes))/float64(p.size.Bytes))
+		}
+		s += ","
+	}
+	return s + fmt.Sprintf(" %d tweets read, %d indexed, %.0f tweets/s", read, indexed, rate)
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
