@@ -18,7 +18,7 @@ const DefaultMargin = 10 * time.Minute
 // root laid out by date or from Kafka by message time.
 type Backfill struct {
 	// Root is an archive directory (archiveio.PathInterval lists the
-	// layouts); files whose path names no time are read too.
+	// layouts); files whose path names no time are not read.
 	Root string
 	// Kafka, instead of Root, reads the topic's messages stamped in the
 	// range widened by Margin; Start and Stop are set from the range.

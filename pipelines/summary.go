@@ -67,6 +67,9 @@ func (s Summary) Reconciles() bool {
 func (s Summary) Print(w io.Writer) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
+	if s.OutOfRange > 0 {
+		fmt.Fprintf(&b, "  (skipped: %d outside --from/--to)", s.OutOfRange)
+	}
 	if !s.Reconciles() {
 		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)
 	}

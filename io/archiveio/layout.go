@@ -10,7 +10,9 @@ import (
 
 // TimeRange restricts a read to the files and archive members whose path
 // says they can hold tweets of [From, To), in Unix seconds (0: open). A
-// path that names no time (PathInterval) is always read.
+// path that names no time (PathInterval) is not read: a backfill of two
+// hours should not read every undated file of an archive again. (An
+// archive member that names no time takes its archive's.)
 type TimeRange struct {
 	From, To int64
 }
@@ -19,14 +21,14 @@ type TimeRange struct {
 func (r TimeRange) IsZero() bool { return r.From == 0 && r.To == 0 }
 
 // Holds reports whether the file or member at p can hold tweets of the
-// range: its path names no time, or a time interval that meets the range.
+// range: the range is open, or p names a time interval that meets it.
 func (r TimeRange) Holds(p string) bool {
 	if r.IsZero() {
 		return true
 	}
 	from, to, ok := PathInterval(p)
 	if !ok {
-		return true
+		return false
 	}
 	return (r.To == 0 || from < r.To) && (r.From == 0 || to > r.From)
 }

@@ -38,7 +38,8 @@ func main() {
 
 const usage = `usage:
   gen sample [-seed N] [-out DIR] [-expected FILE]
-  gen bench  [-n N] [-seed N] [-out DIR] [-files N] [-gzip]`
+  gen bench  [-n N] [-seed N] [-out DIR] [-files N] [-gzip]
+  gen grab   [-n N] [-seed N] -out DIR [-start YYYY-MM-DD] [-days N] [-tar-days N]`
 
 // run runs the command line args.
 func run(args []string, stdout io.Writer) error {
@@ -94,6 +95,40 @@ func run(args []string, stdout io.Writer) error {
 			e.Read, float64(size)/1e6, o.out, secs, float64(size)/1e6/secs, float64(e.Read)/secs)
 		fmt.Fprintf(stdout, "read %d = tweets %d + duplicates %d + skipped %d + dead_lettered %d; geo %d, frequency rows %d\n",
 			e.Read, e.Tweets, e.Duplicates, e.Skipped, e.DeadLettered, e.Rows["geo"], e.Rows["frequency"])
+		return nil
+	case "grab":
+		fs := flag.NewFlagSet("grab", flag.ContinueOnError)
+		var o grabOptions
+		start := fs.String("start", "2026-10-01", "first day (UTC)")
+		fs.IntVar(&o.n, "n", 30_000, "tweet items to write (duplicate copies included)")
+		fs.Uint64Var(&o.seed, "seed", 11, "random seed")
+		fs.StringVar(&o.out, "out", "", "archive root to write (required)")
+		fs.IntVar(&o.days, "days", 3, "days of tweets")
+		fs.IntVar(&o.tarDays, "tar-days", 1, "the last this many days are daily tar files")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		var err error
+		if o.start, err = time.Parse("2006-01-02", *start); err != nil {
+			return fmt.Errorf("grab: -start %q: want YYYY-MM-DD", *start)
+		}
+		switch {
+		case o.out == "":
+			return errors.New("grab: -out DIR is required")
+		case o.n <= 0 || o.days <= 0 || o.tarDays < 0 || o.tarDays > o.days:
+			return errors.New("grab: want -n > 0, -days > 0 and 0 <= -tar-days <= -days")
+		}
+		t0 := time.Now()
+		hours, files, err := writeGrab(o)
+		if err != nil {
+			return err
+		}
+		total := 0
+		for _, n := range hours {
+			total += n
+		}
+		fmt.Fprintf(stdout, "grab: %d items (%d distinct tweets) over %d days in %d files under %s (%.1f s); tweets per hour in %s\n",
+			o.n, total, o.days, files, o.out, time.Since(t0).Seconds(), filepath.Join(o.out, "HOURS.json"))
 		return nil
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)

@@ -18,8 +18,8 @@ const backfillUsage = `Usage:
 backfill indexes exactly the tweets created in [T1, T2). From an archive root
 it reads only the files (and tar or zip members) whose path can hold that
 range: the Twitter Stream Grab layouts YYYY/MM/DD/HH/MM.json.bz2 and daily
-tar files (twitter-stream-YYYY-MM-DD.tar), widened by --margin, plus any file
-whose path names no time. From Kafka it reads the messages with timestamps
+tar files (twitter-stream-YYYY-MM-DD.tar), widened by --margin; files whose
+path names no time are not read. From Kafka it reads the messages with timestamps
 in the range widened by --margin. Re-running a range rewrites the same cells
 and counts. Each run is recorded in the metadata table; backfill status
 shows which ranges are covered, partial or missing.
