@@ -19,7 +19,7 @@ type InputSize struct {
 
 // ReportProgress prints one line on w every interval while a run goes:
 // files and bytes read (of size, when known), tweets read and indexed, the
-// rate over the last interval and the time elapsed. The counts come from
+// tweets indexed per second over the last interval, and the time elapsed. The counts come from
 // the SDK workers of this process, so it prints nothing but a note when the
 // workers run elsewhere (a cluster runner shows progress in its own UI).
 // Call stop when the run ends.
@@ -65,7 +65,7 @@ type progress struct {
 	start           time.Time
 	files0, bytes0  int64
 	read0, indexed0 int64
-	lastRead        int64
+	lastIndexed     int64
 	lastAt          time.Time
 }
 
@@ -83,9 +83,9 @@ func (p *progress) line(now time.Time) string {
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
 	rate := 0.0
 	if dt := now.Sub(p.lastAt).Seconds(); dt > 0 {
-		rate = float64(read-p.lastRead) / dt
+		rate = float64(indexed-p.lastIndexed) / dt
 	}
-	p.lastRead, p.lastAt = read, now
+	p.lastIndexed, p.lastAt = indexed, now
 	s := "progress " + now.Sub(p.start).Round(time.Second).String() + ":"
 	if p.size.Files > 0 {
 		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
@@ -94,7 +94,7 @@ func (p *progress) line(now time.Time) string {
 		}
 		s += ","
 	}
-	return s + fmt.Sprintf(" %d tweets read, %d indexed, %.0f tweets/s", read, indexed, rate)
+	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s)", read, indexed, rate)
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
