@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/segmentio/kafka-go"
+
+	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -207,5 +211,58 @@ func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 	}
 	if fmt.Sprint(spans) != fmt.Sprint(want) {
 		t.Errorf("coverage\n got %v\nwant %v", spans, want)
+	}
+}
+
+// TestBackfillFromKafkaMatchesFiles produces the archive's tweets into a
+// topic, each stamped with the time it was filed, and backfills the same
+// two hours from Kafka by time: the tables are the file backfill's (the
+// broken lines, which only the files hold, aside).
+func TestBackfillFromKafkaMatchesFiles(t *testing.T) {
+	day1 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	root := filepath.Join(t.TempDir(), "grab")
+	from := day1.AddDate(0, 0, 1).Add(23 * time.Hour)
+	to := from.Add(2 * time.Hour)
+	tweets := writeStreamGrab(t, root, day1, from.Add(-5*time.Second), to.Add(-10*time.Second), to.Add(-time.Second))
+
+	fileStore := filepath.Join(t.TempDir(), "files")
+	cfg := Config{Store: fileStore}
+	if err := (Backfill{Root: root, From: from, To: to}).Apply(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	runPipeline(t, cfg)
+	want := dumpStore(t, fileStore)
+	delete(want, "deadletter")
+
+	const topic = "grab"
+	addr := kafkatest.StartBroker(t, map[string]int{topic: 2})
+	slices.SortStableFunc(tweets, func(a, b archiveTweet) int { return a.filed.Compare(b.filed) })
+	var parts [2][]kafka.Message
+	for _, a := range tweets {
+		p := a.id % 2
+		parts[p] = append(parts[p], kafka.Message{Value: []byte(a.line()), Time: a.filed})
+		if a.id%10 == 0 { // collected twice, a minute later
+			parts[p] = append(parts[p], kafka.Message{Value: []byte(a.line()), Time: a.filed.Add(time.Minute)})
+		}
+	}
+	for p, msgs := range parts {
+		slices.SortStableFunc(msgs, func(a, b kafka.Message) int { return a.Time.Compare(b.Time) })
+		kafkatest.ProduceMessages(t, addr, topic, p, msgs)
+	}
+	kafkaStore := filepath.Join(t.TempDir(), "kafka")
+	cfg = Config{Store: kafkaStore}
+	b := Backfill{Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic}, From: from, To: to}
+	if err := b.Apply(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Streaming() {
+		t.Fatal("a Kafka backfill is not a bounded read")
+	}
+	sum := runPipeline(t, cfg)
+	got := dumpStore(t, kafkaStore)
+	delete(got, "deadletter")
+	diffTables(t, want, got, "file backfill", "kafka backfill")
+	if sum.OutOfRange == 0 || sum.Read >= int64(len(tweets)) {
+		t.Errorf("summary %+v: want a read of the range and its margin only (%d tweets in the topic), with some out of range", sum, len(tweets))
 	}
 }
