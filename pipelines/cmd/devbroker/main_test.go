@@ -127,7 +127,7 @@ func TestProduceErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"produce"}, "no input files"},
+		{[]string{"produce"}, "no input"},
 		{[]string{"produce", "-rate", "-1", "x"}, "-rate must not be negative"},
 		{[]string{"produce", "-broker", "127.0.0.1:1", filepath.Join(t.TempDir(), "missing.jsonl")}, "no such file"},
 		{[]string{"-partitions", "0"}, "-partitions must be at least 1"},

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,62 +16,31 @@ import (
 	"github.com/segmentio/kafka-go"
 )
 
-// maxRequest is the most messages one produce call sends.
-const maxRequest = 5000
-
 // produce produces the lines of files at a steady rate until they are all
 // sent (once, or forever with -loop), -n messages are sent, or ctx ends.
 func produce(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("devbroker produce", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	broker := fs.String("broker", "127.0.0.1:9092", "broker host:port")
-	topic := fs.String("topic", "tweets", "topic to produce to")
-	rate := fs.Float64("rate", 1000, "messages per second (0: as fast as possible)")
-	loop := fs.Bool("loop", false, "start over after the last file, until interrupted")
-	limit := fs.Int("n", 0, "stop after this many messages (0: no limit)")
-	quiet := fs.Bool("q", false, "no progress lines")
-	if err := fs.Parse(args); err != nil {
+	f, err := parseProducerFlags("produce", "messages", 1000, "FILES...", args, stderr)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return errors.New("produce: no input files (usage: devbroker produce [flags] FILES...)")
-	}
-	if *rate < 0 {
-		return errors.New("produce: -rate must not be negative")
-	}
-	src := &lineSource{files: fs.Args(), loop: *loop, warn: stderr}
+	src := &lineSource{files: f.inputs, loop: f.loop, warn: stderr}
 	defer src.close()
-
-	w := &kafka.Writer{
-		Addr:         kafka.TCP(*broker),
-		Topic:        *topic,
-		Balancer:     &kafka.RoundRobin{},
-		BatchSize:    maxRequest,
-		BatchBytes:   900 << 10, // under the broker's 1 MiB message.max.bytes
-		BatchTimeout: time.Millisecond,
-		RequiredAcks: kafka.RequireOne,
-	}
+	w := f.writer()
 	defer w.Close()
 
 	start, lastReport := time.Now(), time.Now()
 	sent, reported := 0, 0
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for *limit == 0 || sent < *limit {
-		n := maxRequest
-		if *rate > 0 {
-			n = min(int(*rate*time.Since(start).Seconds())-sent, maxRequest)
-			if n <= 0 {
-				select {
-				case <-ctx.Done():
-					return report(stderr, sent, start, nil)
-				case <-tick.C:
-				}
-				continue
+	for f.limit == 0 || sent < f.limit {
+		n := f.due(sent, start)
+		if n <= 0 {
+			select {
+			case <-ctx.Done():
+				return report(stderr, sent, start, nil)
+			case <-tick.C:
 			}
-		}
-		if *limit > 0 {
-			n = min(n, *limit-sent)
+			continue
 		}
 		msgs, err := src.next(n)
 		if err != nil {
@@ -89,7 +56,7 @@ func produce(ctx context.Context, args []string, stderr io.Writer) error {
 			return report(stderr, sent, start, fmt.Errorf("produce: %w", err))
 		}
 		sent += len(msgs)
-		if now := time.Now(); !*quiet && now.Sub(lastReport) >= time.Second {
+		if now := time.Now(); !f.quiet && now.Sub(lastReport) >= time.Second {
 			fmt.Fprintf(stderr, "devbroker: produced %d messages (%.0f/s)\n", sent, float64(sent-reported)/now.Sub(lastReport).Seconds())
 			lastReport, reported = now, sent
 		}

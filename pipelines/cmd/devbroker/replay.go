@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -20,47 +18,25 @@ import (
 // rate, round robin over the partitions. Damaged input (a truncated gzip
 // member, say) has no message to send and is skipped.
 func replay(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("devbroker replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	broker := fs.String("broker", "127.0.0.1:9092", "broker host:port")
-	topic := fs.String("topic", "tweets", "topic to produce to")
-	rate := fs.Float64("rate", 100, "records per second (0: as fast as possible)")
-	loop := fs.Bool("loop", false, "start over after the last file, until interrupted")
-	limit := fs.Int("n", 0, "stop after this many records (0: no limit)")
-	quiet := fs.Bool("q", false, "no progress lines")
-	if err := fs.Parse(args); err != nil {
+	f, err := parseProducerFlags("replay", "records", 100, "FILE|DIR|GLOB...", args, stderr)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return errors.New("replay: no input (usage: devbroker replay [flags] FILE|DIR|GLOB...)")
-	}
-	if *rate < 0 {
-		return errors.New("replay: -rate must not be negative")
-	}
 	var files []string
-	for _, pattern := range fs.Args() {
-		f, err := archiveio.Expand(pattern)
+	for _, pattern := range f.inputs {
+		matched, err := archiveio.Expand(pattern)
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}
-		files = append(files, f...)
+		files = append(files, matched...)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	recs := make(chan []schemas.Record, 4)
 	readErr := make(chan error, 1)
-	go func() { readErr <- readArchives(ctx, files, *loop, recs) }()
-
-	w := &kafka.Writer{
-		Addr:         kafka.TCP(*broker),
-		Topic:        *topic,
-		Balancer:     &kafka.RoundRobin{},
-		BatchSize:    maxRequest,
-		BatchBytes:   900 << 10, // under the broker's 1 MiB message.max.bytes
-		BatchTimeout: time.Millisecond,
-		RequiredAcks: kafka.RequireOne,
-	}
+	go func() { readErr <- readArchives(ctx, files, f.loop, recs) }()
+	w := f.writer()
 	defer w.Close()
 
 	start, lastReport := time.Now(), time.Now()
@@ -68,21 +44,15 @@ func replay(ctx context.Context, args []string, stderr io.Writer) error {
 	var pending []schemas.Record
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for *limit == 0 || sent < *limit {
-		n := maxRequest
-		if *rate > 0 {
-			n = min(int(*rate*time.Since(start).Seconds())-sent, maxRequest)
-			if n <= 0 {
-				select {
-				case <-ctx.Done():
-					return report(stderr, sent, start, nil)
-				case <-tick.C:
-				}
-				continue
+	for f.limit == 0 || sent < f.limit {
+		n := f.due(sent, start)
+		if n <= 0 {
+			select {
+			case <-ctx.Done():
+				return report(stderr, sent, start, nil)
+			case <-tick.C:
 			}
-		}
-		if *limit > 0 {
-			n = min(n, *limit-sent)
+			continue
 		}
 		for len(pending) < n {
 			batch, ok := <-recs
@@ -118,7 +88,7 @@ func replay(ctx context.Context, args []string, stderr io.Writer) error {
 			return report(stderr, sent, start, fmt.Errorf("replay: %w", err))
 		}
 		sent += len(msgs)
-		if now := time.Now(); !*quiet && now.Sub(lastReport) >= time.Second {
+		if now := time.Now(); !f.quiet && now.Sub(lastReport) >= time.Second {
 			fmt.Fprintf(stderr, "devbroker: produced %d records (%.0f/s)\n", sent, float64(sent-reported)/now.Sub(lastReport).Seconds())
 			lastReport, reported = now, sent
 		}
