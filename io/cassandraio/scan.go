@@ -94,6 +94,22 @@ func (r *Reader) ScanPartition(ctx context.Context, table schemas.Table, key []b
 	return r.pages(ctx, stmt.Text, vals[:len(ct.PartitionKey)], ct, fn)
 }
 
+// ScanPartitionValues is ScanPartition with the partition named by the
+// values of its partition key columns (in schemas.CQLKeyValues's types and
+// order) rather than by a key: a reader that walks every bucket of a minute
+// of raw tweets names partitions no key it holds belongs to.
+func (r *Reader) ScanPartitionValues(ctx context.Context, table schemas.Table, vals []any, fn func(schemas.Cell) error) error {
+	ct := schemas.CQLTableOf(table)
+	if ct == nil {
+		return fmt.Errorf("cassandraio: unknown table %q", byte(table))
+	}
+	if len(vals) < len(ct.PartitionKey) {
+		return fmt.Errorf("cassandraio: %s: %d partition key values, want %d", ct.Name, len(vals), len(ct.PartitionKey))
+	}
+	stmt := schemas.CQLSelectStatement(r.cfg.Keyspace, ct, schemas.CQLSelectPartition)
+	return r.pages(ctx, stmt.Text, vals[:len(ct.PartitionKey)], ct, fn)
+}
+
 // Get returns the value of the cell with key in table, and whether it exists.
 func (r *Reader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
 	ct := schemas.CQLTableOf(table)

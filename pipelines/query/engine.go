@@ -1,0 +1,124 @@
+package query
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Filter restricts a question to the tweets created in [From, To) and, if
+// Lang is set, to one language. Times are whole minutes (the frequency
+// table's grain): From is rounded down and To up. A zero bound is the
+// start or end of the data.
+type Filter struct {
+	From, To time.Time
+	Lang     string
+}
+
+// Engine answers questions from the indexes of one sink.
+type Engine struct {
+	// R reads the tables.
+	R Reader
+	// Parallel is the number of concurrent range reads of a box search
+	// (8 if 0).
+	Parallel int
+	// Budget is the number of geohash ranges a box is covered with
+	// (DefaultBudget if 0).
+	Budget int
+
+	extentFrom, extentTo time.Time // the data's extent, read once
+}
+
+// NewEngine returns an engine over r.
+func NewEngine(r Reader) *Engine { return &Engine{R: r} }
+
+// span is a resolved filter: [from, to) in Unix seconds on whole minutes.
+type span struct {
+	from, to int64
+	lang     string
+}
+
+// resolve rounds f to minutes and fills open bounds from the data's extent.
+func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
+	if f.From.IsZero() || f.To.IsZero() {
+		from, to, err := e.Extent(ctx)
+		if err != nil {
+			return span{}, err
+		}
+		if f.From.IsZero() {
+			f.From = from
+		}
+		if f.To.IsZero() {
+			f.To = to
+		}
+	}
+	s := span{from: floorMinute(f.From.Unix()), to: -floorMinute(-f.To.Unix()), lang: f.Lang}
+	if s.to < s.from {
+		s.to = s.from
+	}
+	return s, nil
+}
+
+func floorMinute(sec int64) int64 { return sec - floorMod(sec, 60) }
+
+// Extent returns the minutes the tables hold tweets of, [first, last+1
+// minute), from the frequency table. Both are zero for empty tables.
+func (e *Engine) Extent(ctx context.Context) (from, to time.Time, err error) {
+	if !e.extentFrom.IsZero() {
+		return e.extentFrom, e.extentTo, nil
+	}
+	var lo, hi string
+	err = e.R.ScanAll(ctx, schemas.TableFrequency, func(key, _ []byte) error {
+		if len(key) < len(schemas.MinuteLayout) {
+			return nil
+		}
+		m := string(key[:len(schemas.MinuteLayout)])
+		if lo == "" || m < lo {
+			lo = m
+		}
+		if m > hi {
+			hi = m
+		}
+		return nil
+	})
+	if err != nil || lo == "" {
+		return time.Time{}, time.Time{}, err
+	}
+	from, _ = time.Parse(schemas.MinuteLayout, lo)
+	to, _ = time.Parse(schemas.MinuteLayout, hi)
+	e.extentFrom, e.extentTo = from, to.Add(time.Minute)
+	return e.extentFrom, e.extentTo, nil
+}
+
+// rowKeyAt returns the smallest row key of second sec.
+func rowKeyAt(sec int64) []byte {
+	return binary.BigEndian.AppendUint64(make([]byte, 0, schemas.RowKeyLen), uint64(sec))
+}
+
+// rowKeyTime returns the created_at second of a row key.
+func rowKeyTime(k []byte) int64 { return int64(binary.BigEndian.Uint64(k)) }
+
+// errStop ends a scan early without an error.
+var errStop = errors.New("stop")
+
+// decoder decodes stored tweets back into their fields.
+type decoder struct {
+	dec schemas.Decoder
+	out schemas.Decoded
+}
+
+// decode returns the tweet stored under key as value.
+func (d *decoder) decode(key, value []byte) (*schemas.Tweet, error) {
+	d.out.Reset()
+	d.dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &d.out)
+	if len(d.out.Tweets) != 1 {
+		return nil, fmt.Errorf("raw row %x does not decode to one tweet", key)
+	}
+	t := &d.out.Tweets[0]
+	copy(t.RowKey[:], key)
+	return t, nil
+}

@@ -1,0 +1,150 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"slices"
+	"sync"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// GeoHit is a row of the geotemporal index that a box search kept.
+type GeoHit struct {
+	Key      schemas.RowKey
+	Lat, Lon float32
+}
+
+// geoHits calls fn once per day of f's range with the day's hits in box
+// (every geotagged tweet if box is nil), in row key order.
+//
+// The box is covered with geohash ranges (Cover) under the engine's
+// budget; each day is read as its 255 spread values times those ranges,
+// Parallel reads at a time, and every row is filtered by its exact
+// coordinates and time (and language, by reading the tweet).
+func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoHit) error) error {
+	s, err := e.resolve(ctx, f)
+	if err != nil || s.from >= s.to {
+		return err
+	}
+	ranges := []HashRange{{Start: "", End: ""}}
+	if box != nil {
+		budget := e.Budget
+		if budget <= 0 {
+			budget = DefaultBudget
+		}
+		ranges = Cover(*box, budget)
+	}
+	workers := e.Parallel
+	if workers <= 0 {
+		workers = 8
+	}
+	for day := schemas.Day(s.from); int64(day) <= (s.to-1)/86400; day++ {
+		perSpread := make([][]GeoHit, schemas.SpreadCount)
+		jobs := make(chan int)
+		errs := make(chan error, workers)
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lang := e.langFilter(s.lang)
+				for sp := range jobs {
+					hits, err := e.readSpread(ctx, uint8(sp), day, ranges, box, s, lang)
+					if err != nil {
+						errs <- err
+						for range jobs { // drain
+						}
+						return
+					}
+					perSpread[sp] = hits
+				}
+			}()
+		}
+	feed:
+		for sp := 0; sp < schemas.SpreadCount; sp++ {
+			select {
+			case jobs <- sp:
+			case err := <-errs:
+				errs <- err
+				break feed
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		select {
+		case err := <-errs:
+			return err
+		default:
+		}
+		var hits []GeoHit
+		for _, h := range perSpread {
+			hits = append(hits, h...)
+		}
+		slices.SortFunc(hits, func(a, b GeoHit) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+		if err := fn(hits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readSpread reads the ranges of one spread value and day.
+func (e *Engine) readSpread(ctx context.Context, spread uint8, day uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
+	prefix := []byte{spread, 0, 0}
+	binary.BigEndian.PutUint16(prefix[1:], day)
+	var hits []GeoHit
+	for _, r := range ranges {
+		start := append(bytes.Clone(prefix), r.Start...)
+		var end []byte
+		if r.End == "" {
+			end = append(bytes.Clone(prefix), 0xff)
+		} else {
+			end = append(bytes.Clone(prefix), r.End...)
+		}
+		err := e.R.Scan(ctx, schemas.TableGeo, start, end, func(key, value []byte) error {
+			row, err := schemas.DecodeGeo(key, value)
+			if err != nil {
+				return err
+			}
+			if t := rowKeyTime(row.Key[:]); t < s.from || t >= s.to {
+				return nil
+			}
+			if box != nil && !box.Contains(float64(row.Lat), float64(row.Lon)) {
+				return nil
+			}
+			if ok, err := lang(ctx, row.Key); err != nil || !ok {
+				return err
+			}
+			hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return hits, nil
+}
+
+// Geo answers "which geotagged tweets are in this box in this range"
+// (question 5): the box search of CountGeo, then each tweet read from the
+// raw table, in row key order.
+func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit func(Hit) error) error {
+	// The language is checked on the tweet, which is read anyway.
+	out := page.emitter(e, f.Lang, emit)
+	f.Lang = ""
+	err := e.geoHits(ctx, f, box, func(hits []GeoHit) error {
+		out.point = make(map[schemas.RowKey][2]float32, len(hits))
+		for _, h := range hits {
+			out.point[h.Key] = [2]float32{h.Lat, h.Lon}
+		}
+		for _, h := range hits {
+			if err := out.key(ctx, h.Key); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out.end(err)
+}

@@ -1,0 +1,231 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Reader reads key ranges of the tables, in key order.
+type Reader interface {
+	// Scan calls fn for every cell of table with start <= key < end, in key
+	// order. A range of the raw, term and geo tables must lie within what
+	// the query planner asks for: one term and field, one spread and day,
+	// a time range (see the table layouts in package schemas).
+	Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error
+	// Get returns the value of one cell, and whether it exists.
+	Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error)
+	// ScanAll calls fn for every cell of table in no particular order:
+	// the full scans the index answers are measured against.
+	ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
+}
+
+// StoreReader reads the embedded store.
+type StoreReader struct{ Store *storeio.Store }
+
+// Scan scans a key range.
+func (r StoreReader) Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error {
+	return r.Store.Scan(ctx, table, start, end, fn)
+}
+
+// Get reads one cell.
+func (r StoreReader) Get(_ context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+	return r.Store.Get(table, key)
+}
+
+// ScanAll scans the whole table.
+func (r StoreReader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
+	return r.Store.Scan(ctx, table, nil, nil, fn)
+}
+
+// CassandraReader reads a Cassandra keyspace. A key range becomes the
+// partitions it covers: raw tweets by minute and bucket, terms by hour,
+// frequency by day, geo by spread and day; each partition is read in
+// clustering order and filtered to the range.
+type CassandraReader struct{ Reader *cassandraio.Reader }
+
+// Get reads one cell.
+func (r CassandraReader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+	return r.Reader.Get(ctx, table, key)
+}
+
+// ScanAll scans the whole table, page by page.
+func (r CassandraReader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
+	return r.Reader.Scan(ctx, table, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
+}
+
+// Scan reads the partitions of the range.
+func (r CassandraReader) Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error {
+	inRange := func(c schemas.Cell) bool {
+		return bytes.Compare(c.Key, start) >= 0 && (end == nil || bytes.Compare(c.Key, end) < 0)
+	}
+	switch table {
+	case schemas.TableRaw:
+		return r.scanRaw(ctx, start, end, inRange, fn)
+	case schemas.TableTerms:
+		return r.scanTerms(ctx, start, end, inRange, fn)
+	case schemas.TableFrequency:
+		return r.scanFrequency(ctx, start, end, inRange, fn)
+	case schemas.TableGeo:
+		if len(start) < 3 || !bytes.Equal(start[:3], end[:min(3, len(end))]) {
+			return fmt.Errorf("query: a geo range must lie in one spread and day")
+		}
+		return r.Reader.ScanPartition(ctx, table, geoPartitionKey(start), func(c schemas.Cell) error {
+			if inRange(c) {
+				return fn(c.Key, c.Value)
+			}
+			return nil
+		})
+	}
+	return fmt.Errorf("query: no range reads of table %s on Cassandra", table.Name())
+}
+
+// geoPartitionKey returns a whole geo key in the partition of prefix
+// (spread, day, ...).
+func geoPartitionKey(prefix []byte) []byte {
+	k := make([]byte, schemas.GeoKeyLen+schemas.RowKeyLen)
+	copy(k, prefix)
+	return k
+}
+
+// scanRaw reads the minutes of [start, end) (row keys or their 8-byte
+// time prefixes), 16 buckets each, merging the buckets of a minute into
+// key order.
+func (r CassandraReader) scanRaw(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	from, to, err := timeBounds(start, end)
+	if err != nil {
+		return err
+	}
+	for m := from - floorMod(from, 60); m < to; m += 60 {
+		key := make([]byte, schemas.RowKeyLen)
+		binary.BigEndian.PutUint64(key, uint64(m))
+		vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
+		if err != nil {
+			return err
+		}
+		var cells []schemas.Cell
+		for b := 0; b < schemas.RawBuckets; b++ {
+			vals[1] = int8(b)
+			err := r.Reader.ScanPartitionValues(ctx, schemas.TableRaw, vals, func(c schemas.Cell) error {
+				if inRange(c) {
+					cells = append(cells, c)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if err := emitSorted(cells, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanTerms reads the hours of a term and field's range.
+func (r CassandraReader) scanTerms(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	prefix, rest, ok := termPrefix(start)
+	if !ok || !bytes.HasPrefix(end, prefix) {
+		return fmt.Errorf("query: a term range must lie in one term and field")
+	}
+	from, to, err := timeBounds(rest, end[len(prefix):])
+	if err != nil {
+		return err
+	}
+	for h := from - floorMod(from, 3600); h < to; h += 3600 {
+		key := make([]byte, 0, len(prefix)+schemas.RowKeyLen)
+		key = binary.BigEndian.AppendUint64(append(key, prefix...), uint64(h))
+		key = append(key, 0, 0, 0, 0)
+		err := r.Reader.ScanPartition(ctx, schemas.TableTerms, key, func(c schemas.Cell) error {
+			if inRange(c) {
+				return fn(c.Key, c.Value)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanFrequency reads the days of a range of minutes.
+func (r CassandraReader) scanFrequency(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	from, err1 := time.Parse(schemas.MinuteLayout, string(start[:min(len(start), len(schemas.MinuteLayout))]))
+	to, err2 := time.Parse(schemas.MinuteLayout, string(end[:min(len(end), len(schemas.MinuteLayout))]))
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("query: a frequency range must be bounded by minutes (%q, %q)", start, end)
+	}
+	for d := from.Truncate(24 * time.Hour); d.Before(to); d = d.Add(24 * time.Hour) {
+		key := []byte(d.Format(schemas.MinuteLayout))
+		var cells []schemas.Cell
+		err := r.Reader.ScanPartition(ctx, schemas.TableFrequency, key, func(c schemas.Cell) error {
+			if inRange(c) {
+				cells = append(cells, c)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := emitSorted(cells, fn); err != nil { // clustered by (minute timestamp, lang): the same order
+			return err
+		}
+	}
+	return nil
+}
+
+// termPrefix splits a term key (or key prefix) into term\0field\0 and the rest.
+func termPrefix(key []byte) (prefix, rest []byte, ok bool) {
+	i := bytes.IndexByte(key, 0)
+	if i < 0 {
+		return nil, nil, false
+	}
+	j := bytes.IndexByte(key[i+1:], 0)
+	if j < 0 {
+		return nil, nil, false
+	}
+	n := i + 1 + j + 1
+	return key[:n], key[n:], true
+}
+
+// timeBounds reads [from, to) in Unix seconds from range bounds that start
+// with an 8-byte big-endian time (row keys); a bound too short for that is
+// an error: Cassandra reads need a time range.
+func timeBounds(start, end []byte) (from, to int64, err error) {
+	if len(start) < 8 || len(end) < 8 {
+		return 0, 0, fmt.Errorf("query: a range of raw or term rows on Cassandra needs a time range")
+	}
+	from = int64(binary.BigEndian.Uint64(start))
+	to = int64(binary.BigEndian.Uint64(end))
+	if !bytes.Equal(end[8:], make([]byte, len(end)-8)) {
+		to++ // the end key is inside second "to"
+	}
+	return from, to, nil
+}
+
+func emitSorted(cells []schemas.Cell, fn func(key, value []byte) error) error {
+	slices.SortFunc(cells, func(a, b schemas.Cell) int { return bytes.Compare(a.Key, b.Key) })
+	for _, c := range cells {
+		if err := fn(c.Key, c.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func floorMod(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}

@@ -1,0 +1,130 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Hit is a tweet a question retrieved: its row key, its decoded fields and
+// its stored JSON. Geo answers also carry the indexed point.
+type Hit struct {
+	Key      schemas.RowKey
+	Tweet    *schemas.Tweet
+	Lat, Lon float32
+	HasPoint bool
+}
+
+// Page bounds a retrieval: at most Limit tweets (0: all), those after the
+// row key After (nil: from the start). A retrieval's tweets come in row
+// key order, so the last row key of a page is the cursor of the next.
+type Page struct {
+	Limit int
+	After *schemas.RowKey
+}
+
+// emitter applies a page and a language to retrieved row keys, reads the
+// tweets and hands them on.
+type emitter struct {
+	e     *Engine
+	page  Page
+	lang  string
+	n     int
+	dec   decoder
+	emit  func(Hit) error
+	point map[schemas.RowKey][2]float32
+}
+
+func (p Page) emitter(e *Engine, lang string, emit func(Hit) error) *emitter {
+	return &emitter{e: e, page: p, lang: lang, emit: emit}
+}
+
+// key reads the tweet of row key k and emits it if it passes the page and
+// the language; it returns errStop once the page is full.
+func (o *emitter) key(ctx context.Context, k schemas.RowKey) error {
+	if o.page.After != nil && bytes.Compare(k[:], o.page.After[:]) <= 0 {
+		return nil
+	}
+	value, ok, err := o.e.R.Get(ctx, schemas.TableRaw, k[:])
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("index points at row %x, which the raw table does not hold", k[:])
+	}
+	return o.row(k[:], value)
+}
+
+// row emits the raw row key, value if it passes the page and language.
+func (o *emitter) row(key, value []byte) error {
+	if o.page.After != nil && bytes.Compare(key, o.page.After[:]) <= 0 {
+		return nil
+	}
+	t, err := o.dec.decode(key, value)
+	if err != nil {
+		return err
+	}
+	if o.lang != "" && t.Lang != o.lang {
+		return nil
+	}
+	h := Hit{Key: t.RowKey, Tweet: t}
+	if p, ok := o.point[t.RowKey]; ok {
+		h.Lat, h.Lon, h.HasPoint = p[0], p[1], true
+	}
+	if err := o.emit(h); err != nil {
+		return err
+	}
+	if o.n++; o.page.Limit > 0 && o.n >= o.page.Limit {
+		return errStop
+	}
+	return nil
+}
+
+// end turns the errStop of a full page into success.
+func (o *emitter) end(err error) error {
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
+}
+
+// langFilter returns a check of a row key's language: always true without
+// one; with one, it reads the tweet (the indexes other than frequency do
+// not hold the language).
+func (e *Engine) langFilter(lang string) func(context.Context, schemas.RowKey) (bool, error) {
+	if lang == "" {
+		return func(context.Context, schemas.RowKey) (bool, error) { return true, nil }
+	}
+	var d decoder
+	return func(ctx context.Context, k schemas.RowKey) (bool, error) {
+		value, ok, err := e.R.Get(ctx, schemas.TableRaw, k[:])
+		if err != nil || !ok {
+			return false, err
+		}
+		t, err := d.decode(k[:], value)
+		if err != nil {
+			return false, err
+		}
+		return t.Lang == lang, nil
+	}
+}
+
+// Tweets answers "which tweets were created in this range" (question 6),
+// and streams an export of them (question 9): the raw table's rows of the
+// range, in row key order.
+func (e *Engine) Tweets(ctx context.Context, f Filter, page Page, emit func(Hit) error) error {
+	s, err := e.resolve(ctx, f)
+	if err != nil || s.from >= s.to {
+		return err
+	}
+	out := page.emitter(e, s.lang, emit)
+	start := rowKeyAt(s.from)
+	if page.After != nil && bytes.Compare(page.After[:], start) >= 0 {
+		start = append(bytes.Clone(page.After[:]), 0) // just after the cursor
+	}
+	// On Cassandra the reader walks the range a minute (16 partitions) at a time.
+	return out.end(e.R.Scan(ctx, schemas.TableRaw, start, rowKeyAt(s.to), out.row))
+}
