@@ -111,3 +111,5 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 )
+
+tool github.com/apache/beam/sdks/v2/go/cmd/prism
