@@ -19,6 +19,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
+	if err := CheckJobServer(ctx); err != nil {
+		return Summary{}, err
+	}
 	tuneForRunner()
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg); err != nil {
@@ -28,7 +31,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	result, err := beamx.RunWithMetrics(ctx, p)
 	elapsed := time.Since(started)
 	if err != nil {
-		return Summary{}, fmt.Errorf("pipeline failed: %w", err)
+		return Summary{}, runError(ctx, err)
 	}
 	sum := SummaryFromResult(result, elapsed)
 	if err := recordRun(ctx, cfg, started, elapsed, sum); err != nil {
