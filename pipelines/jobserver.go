@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// jobServerWait is how long CheckJobServer keeps trying to connect to a
+// jobServerWait is how long CheckRunner keeps trying to connect to a
 // job server before it gives up. Beam's own dial blocks for two minutes
 // and then fails with a multi-line "context deadline exceeded".
 const jobServerWait = 5 * time.Second
@@ -28,10 +28,15 @@ var knownRunners = map[string]bool{
 	"dataflow": true, "DataflowRunner": true, "dot": true,
 }
 
-// CheckJobServer checks Beam's --runner and --endpoint flags before a
-// run, so that a mistyped runner or a job server that is not running
-// fails at once, in one line, saying what to do.
-func CheckJobServer(ctx context.Context) error {
+// CheckRunner checks Beam's runner flags before a run, so that a
+// mistyped runner, a job server that is not running or a mode the command
+// cannot account for fails at once, in one line, saying what to do.
+func CheckRunner(ctx context.Context) error {
+	for _, name := range []string{"async", "dry_run", "template_location"} {
+		if v := flagString(name); v != "" && v != "false" {
+			return fmt.Errorf("--%s is not supported: tweetindex waits for the job to finish, reads its counts back and records the run (start the command in the background or from a scheduler instead: runners/schedule; on Dataflow use the Flex Template in runners/dataflow)", name)
+		}
+	}
 	return checkJobServer(ctx, flagString("runner"), flagString("endpoint"), jobServerWait)
 }
 

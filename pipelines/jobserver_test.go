@@ -3,6 +3,7 @@ package pipelines
 import (
 	"context"
 	"errors"
+	"flag"
 	"net"
 	"strings"
 	"testing"
@@ -107,5 +108,26 @@ func TestRunErrorLostJobServer(t *testing.T) {
 	err = runErrorFor(context.Background(), "universal", lis.Addr().String(), beamErr)
 	if !errors.Is(err, beamErr) || !strings.HasPrefix(err.Error(), "pipeline failed: failed to get metrics") {
 		t.Errorf("job server up: got %q, want Beam's error wrapped", err)
+	}
+}
+
+// TestCheckRunnerRejectsDetachedRuns: --async (which makes the universal
+// runner's result panic in Metrics) and --dry_run (which recorded a run
+// that did not happen) are refused before anything runs.
+func TestCheckRunnerRejectsDetachedRuns(t *testing.T) {
+	for _, name := range []string{"async", "dry_run"} {
+		f := flag.Lookup(name)
+		if f == nil {
+			t.Fatalf("Beam flag --%s is not defined", name)
+		}
+		old := f.Value.String()
+		if err := flag.Set(name, "true"); err != nil {
+			t.Fatal(err)
+		}
+		err := CheckRunner(context.Background())
+		flag.Set(name, old)
+		if err == nil || !strings.HasPrefix(err.Error(), "--"+name+" is not supported") {
+			t.Errorf("--%s: got %v", name, err)
+		}
 	}
 }

@@ -19,7 +19,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	if err := CheckJobServer(ctx); err != nil {
+	if err := CheckRunner(ctx); err != nil {
 		return Summary{}, err
 	}
 	tuneForRunner()
