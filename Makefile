@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream test-cassandra
+.PHONY: all build run test test-short bench sample vet clean demo-stream test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -49,3 +49,61 @@ clean:
 test-cassandra:
 	@if [ -z "$$CASSANDRA_HOSTS" ]; then echo "CASSANDRA_HOSTS is not set: start a cluster (runners/cassandra/README.md) and run CASSANDRA_HOSTS=host:9042 make test-cassandra"; fi
 	$(GO) test -count=1 -v -run Integration ./io/cassandraio/...
+
+## prism-server: build bin/prism (the Beam Go SDK's runner) and run it as a standalone job server on
+## localhost:$(JOB_PORT), web UI on $(WEB_PORT). Submit to it with --runner=universal
+## --endpoint=localhost:$(JOB_PORT) --environment_type=LOOPBACK (runners/local/README.md).
+JOB_PORT ?= 8073
+WEB_PORT ?= 8074
+prism-server:
+	$(GO) build -o bin/prism github.com/apache/beam/sdks/v2/go/cmd/prism
+	./bin/prism --job_port=$(JOB_PORT) --web_port=$(WEB_PORT)
+
+## worker-binary: bin/tweetindex-linux-amd64, a static build that cluster workers run
+## (staged with --worker_binary, so submitting from macOS works too).
+WORKER_BIN := bin/tweetindex-linux-amd64
+worker-binary:
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(WORKER_BIN) ./pipelines/cmd/tweetindex
+
+# The sink of cluster runs: Cassandra when CASSANDRA is set, else the embedded store $(STORE),
+# which only works when the workers see that directory (one machine; see runners/flink/README.md).
+CASSANDRA ?=
+KEYSPACE  ?= tweetindex
+CLUSTER_SINK = $(if $(CASSANDRA),--cassandra $(CASSANDRA) --keyspace $(KEYSPACE),--store $(abspath $(STORE)))
+
+## submit-flink: index INPUT (a glob the workers can read) on Flink through the Beam job server at
+## $(FLINK_ENDPOINT) (runners/flink/docker-compose.yml starts both), workers from the Go SDK worker
+## pool at $(FLINK_WORKER_POOL) (EXTERNAL), into CASSANDRA (or STORE). Not run here: no Docker/JVM.
+##   make submit-flink INPUT='/srv/archive/2026/11/01/*' CASSANDRA=cassandra:9042
+FLINK_ENDPOINT    ?= localhost:8099
+FLINK_WORKER_POOL ?= localhost:50000
+FLINK_PARALLELISM ?= 2
+INPUT             ?= $(abspath $(SAMPLE))/*
+submit-flink: build worker-binary
+	./$(BIN) index --input '$(INPUT)' $(CLUSTER_SINK) \
+	  --runner=universal --endpoint=$(FLINK_ENDPOINT) \
+	  --environment_type=EXTERNAL --environment_config=$(FLINK_WORKER_POOL) \
+	  --worker_binary=$(WORKER_BIN) --parallelism=$(FLINK_PARALLELISM) --job_name=tweetindex-$(shell date -u +%Y%m%d-%H%M%S)
+
+## submit-dataflow: index a Kafka topic (KAFKA, TOPIC; bounded by KAFKA_STOP) on Google Cloud
+## Dataflow into Cassandra (CASSANDRA), staging in gs://$(BUCKET). Needs PROJECT, REGION, BUCKET.
+## Not run here (no network to GCP); see runners/dataflow/README.md.
+PROJECT ?=
+REGION  ?=
+BUCKET  ?=
+KAFKA   ?=
+TOPIC   ?=
+KAFKA_STOP ?= latest
+DATAFLOW_MACHINE     ?= n2-standard-4
+DATAFLOW_MAX_WORKERS ?= 10
+DATAFLOW_IMAGE       ?=
+submit-dataflow:
+	$(if $(and $(PROJECT),$(REGION),$(BUCKET)),,$(error submit-dataflow: set PROJECT, REGION and BUCKET, e.g. make submit-dataflow PROJECT=my-project REGION=us-central1 BUCKET=my-bucket KAFKA=10.0.0.5:9092 TOPIC=tweets CASSANDRA=10.0.0.7))
+	$(if $(and $(KAFKA),$(TOPIC),$(CASSANDRA)),,$(error submit-dataflow: set KAFKA, TOPIC and CASSANDRA: Dataflow workers read Kafka (--input reads files local to the workers, and they have none) and cannot write an embedded store))
+	$(MAKE) build worker-binary
+	./$(BIN) index --kafka $(KAFKA) --topic $(TOPIC) --stop $(KAFKA_STOP) --cassandra $(CASSANDRA) --keyspace $(KEYSPACE) \
+	  --runner=dataflow --project=$(PROJECT) --region=$(REGION) \
+	  --staging_location=gs://$(BUCKET)/tweetindex/staging --temp_location=gs://$(BUCKET)/tweetindex/temp \
+	  --worker_machine_type=$(DATAFLOW_MACHINE) --max_num_workers=$(DATAFLOW_MAX_WORKERS) \
+	  --worker_binary=$(WORKER_BIN) $(if $(DATAFLOW_IMAGE),--sdk_container_image=$(DATAFLOW_IMAGE)) \
+	  --job_name=tweetindex-$(shell date -u +%Y%m%d-%H%M%S)

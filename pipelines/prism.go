@@ -43,11 +43,18 @@ func workerInProcess() bool {
 		}
 		return ""
 	}
+	env := flagValue("environment_type")
 	switch flagValue("runner") {
-	case "", "prism", "direct":
+	case "direct", "directrunner":
 		return true
+	case "", "prism", "prismrunner":
+		// Without --endpoint, prism starts in this process and makes the
+		// workers LOOPBACK unless --environment_type says otherwise.
+		if flagValue("endpoint") == "" && env == "" {
+			return true
+		}
 	}
-	return flagValue("environment_type") == "loopback"
+	return env == "loopback"
 }
 
 // withSafeStateExperiment adds prismNoSplit to the job's experiments.

@@ -25,6 +25,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
+	if err := CheckRunner(ctx); err != nil {
+		return Summary{}, err
+	}
 	tuneForRunner()
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg); err != nil {
@@ -39,7 +42,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
 	if err != nil {
-		failure := explainFailure(err)
+		failure := runError(ctx, err)
 		rec.Status, rec.Error = RunFailed, failure.Error()
 		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
 			failure.Detail += "\n(the failure could not be recorded in the metadata table: " + werr.Error() + ")"

@@ -1,0 +1,213 @@
+package pipelines
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// TestPortableJobServer submits the real command to a standalone prism job
+// server, the path a Flink job server takes too (--runner=universal
+// --endpoint=HOST:PORT), with LOOPBACK workers: the tables must equal an
+// in-process run's cell for cell, and the summary, which the command reads
+// back from the job server's metrics, must hold the sample's counts. It
+// also checks the one-line error for a job server that is not running.
+//
+// It builds bin/prism and bin/tweetindex the way runners/local/README.md
+// says (about 2 minutes cold, seconds once the build cache is warm).
+func TestPortableJobServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the prism job server and the command and submits to it: skipped with -short")
+	}
+	root := repoRoot(t)
+	bin := t.TempDir()
+	prism := filepath.Join(bin, "prism")
+	tweetindex := filepath.Join(bin, "tweetindex")
+	goBuild(t, root, prism, "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	goBuild(t, root, tweetindex, "./pipelines/cmd/tweetindex")
+	input := filepath.Join(root, "testdata", "sample", "*")
+
+	t.Run("unreachable", func(t *testing.T) {
+		addr := closedPort(t)
+		start := time.Now()
+		stdout, stderr, err := runCommand(t, time.Minute, tweetindex, "index", "--input", input,
+			"--store", filepath.Join(t.TempDir(), "store"),
+			"--runner=universal", "--endpoint="+addr, "--environment_type=LOOPBACK")
+		took := time.Since(start)
+		if err == nil {
+			t.Fatalf("index against %s (nothing listens) succeeded:\n%s", addr, stdout)
+		}
+		// The error is one line, the last one (progress lines may come
+		// before it), with no continuation lines (Beam's errors have them).
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		want := "tweetindex index: cannot reach job server " + addr + ": is it running?"
+		if !strings.HasPrefix(last, want) {
+			t.Errorf("last line of stderr:\n%s\nwant it to start with:\n%s\nstderr:\n%s", last, want, stderr)
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, "\t") || strings.Contains(l, "caused by") {
+				t.Errorf("stderr has a continuation line %q:\n%s", l, stderr)
+				break
+			}
+		}
+		if took > 30*time.Second {
+			t.Errorf("failing took %v", took)
+		}
+		t.Logf("%s (after %v)", last, took.Round(time.Millisecond))
+	})
+
+	t.Run("loopback", func(t *testing.T) {
+		endpoint := startPrism(t, prism)
+		dir := t.TempDir()
+		store := filepath.Join(dir, "store")
+		summaryPath := filepath.Join(dir, "summary.json")
+		start := time.Now()
+		stdout, stderr, err := runCommand(t, 5*time.Minute, tweetindex, "index", "--input", input,
+			"--store", store, "--summary", summaryPath,
+			"--runner=universal", "--endpoint="+endpoint, "--environment_type=LOOPBACK")
+		if err != nil {
+			t.Fatalf("index on the job server at %s: %v\nstdout:\n%s\nstderr:\n%s", endpoint, err, stdout, stderr)
+		}
+		t.Logf("portable run: %v\n%s", time.Since(start).Round(time.Millisecond), stdout)
+
+		// The job ran on the job server, not in the command's process.
+		jobs := jobsOn(t, endpoint)
+		if len(jobs) != 1 || jobs[0].GetState() != jobpb.JobState_DONE {
+			t.Errorf("jobs on the job server: %v, want one in state DONE", jobs)
+		}
+
+		// The summary: counters read back from the job server's metrics.
+		raw, err := os.ReadFile(summaryPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum Summary
+		if err := json.Unmarshal(raw, &sum); err != nil {
+			t.Fatal(err)
+		}
+		exp := loadExpected(t)
+		got := fmt.Sprint(sum.Read, sum.Indexed, sum.Duplicates, sum.Skipped, sum.DeadLettered)
+		want := fmt.Sprint(exp.Read, exp.Indexed, exp.Duplicates, exp.Skipped, exp.DeadLettered)
+		if got != want {
+			t.Errorf("summary read, indexed, duplicates, skipped, dead_lettered = %s; the sample has %s\n%s", got, want, raw)
+		}
+		for table, n := range exp.Rows {
+			if sum.Rows[table] != n {
+				t.Errorf("summary: %d rows written to %s, the sample has %d", sum.Rows[table], table, n)
+			}
+		}
+
+		// The tables: cell for cell those of an in-process run.
+		inProcess, _ := indexSample(t)
+		diffTables(t, dumpStore(t, inProcess), dumpStore(t, store), "in process", "job server")
+	})
+}
+
+// goBuild builds pkg into out from the module at root.
+func goBuild(t *testing.T, root, out, pkg string) {
+	t.Helper()
+	start := time.Now()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build -o %s %s: %v\n%s", out, pkg, err, msg)
+	}
+	t.Logf("go build %s: %v", pkg, time.Since(start).Round(time.Millisecond))
+}
+
+// runCommand runs name with args, killing it after timeout.
+func runCommand(t *testing.T, timeout time.Duration, name string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("killed after %v: %w", timeout, err)
+	}
+	return out.String(), errOut.String(), err
+}
+
+// startPrism starts the prism job server at path on a free port and
+// returns its endpoint once it accepts connections. The test's cleanup
+// kills it.
+func startPrism(t *testing.T, path string) string {
+	t.Helper()
+	addr := closedPort(t)
+	_, port, _ := net.SplitHostPort(addr)
+	logPath := filepath.Join(t.TempDir(), "prism.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// prism listens on --job_port (job service, artifacts and the workers'
+	// Fn API, multiplexed) and, unless --serve_http=false, on --web_port
+	// (8074 by default, which two servers would share). The idle shutdown
+	// stops a server this test failed to kill.
+	cmd := exec.Command(path, "--job_port="+port, "--serve_http=false", "--idle_shutdown_timeout=10m", "--log_level=warn")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); logFile.Close() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			log, _ := os.ReadFile(logPath)
+			t.Logf("prism's log:\n%s", log)
+		}
+	})
+
+	endpoint := "localhost:" + port
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", endpoint, time.Second)
+		if err == nil {
+			conn.Close()
+			return endpoint
+		}
+		select {
+		case werr := <-exited:
+			exited <- werr
+			t.Fatalf("prism exited before accepting connections: %v", werr)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("prism does not accept connections on %s after 30 s: %v", endpoint, err)
+		}
+	}
+}
+
+// jobsOn lists the jobs a job server knows.
+func jobsOn(t *testing.T, endpoint string) []*jobpb.JobInfo {
+	t.Helper()
+	conn, err := grpc.NewClient(endpoint, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := jobpb.NewJobServiceClient(conn).GetJobs(ctx, &jobpb.GetJobsRequest{})
+	if err != nil {
+		t.Fatalf("GetJobs on %s: %v", endpoint, err)
+	}
+	return resp.GetJobInfo()
+}
