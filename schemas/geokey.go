@@ -49,8 +49,21 @@ func ValidPoint(lat, lon float64) bool {
 	return !math.IsNaN(lat) && !math.IsNaN(lon) && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
 }
 
-// Geohash returns the 8-character geohash of a point.
-func Geohash(lat, lon float64) string { return geohash.EncodeWithPrecision(lat, lon, GeohashLen) }
+// Geohash returns the 8-character geohash of a point. The north pole
+// (lat 90) and the antimeridian seen from the east (lon 180) are encoded
+// as the cells just below and west of them: the geohash library wraps
+// them to the cells of lat -90 and lon -180, where no box search that
+// touches the pole or ends at 180 would look.
+func Geohash(lat, lon float64) string {
+	const edge = 1e-7 // degrees: about 1 cm, above the library's 32-bit quantum
+	if lat > 90-edge {
+		lat = 90 - edge
+	}
+	if lon > 180-edge {
+		lon = 180 - edge
+	}
+	return geohash.EncodeWithPrecision(lat, lon, GeohashLen)
+}
 
 // GeoKey is the row of the geotemporal index: spread byte, big-endian day,
 // then the 8-character geohash.

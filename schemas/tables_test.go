@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/mmcloughlin/geohash"
+
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -124,5 +126,21 @@ func TestGeoKeyLayout(t *testing.T) {
 	k := schemas.NewGeoKey(spread, day, hash)
 	if !bytes.Equal(k[:], []byte("\xed\x45\x969q8yyk8y")) || k.Spread() != spread || k.Day() != day || k.Geohash() != hash {
 		t.Errorf("geo key %q (%s)", k[:], k)
+	}
+}
+
+// TestGeohashOfEdges: points on the north pole and on the antimeridian
+// (lon 180) get the geohash of a cell that holds them, not the cell at
+// the other end of the world the geohash library wraps them to.
+func TestGeohashOfEdges(t *testing.T) {
+	tests := []struct{ lat, lon float64 }{
+		{90, 0}, {90, 180}, {90, -180}, {-90, 0}, {-90, 180}, {0, 180}, {65.2, 180}, {0, -180}, {45, 90},
+	}
+	for _, tc := range tests {
+		h := schemas.Geohash(tc.lat, tc.lon)
+		b := geohash.BoundingBox(h)
+		if tc.lat < b.MinLat || tc.lat > b.MaxLat || tc.lon < b.MinLng || tc.lon > b.MaxLng {
+			t.Errorf("Geohash(%g, %g) = %s, a cell of lat %g..%g, lon %g..%g: not the point's", tc.lat, tc.lon, h, b.MinLat, b.MaxLat, b.MinLng, b.MaxLng)
+		}
 	}
 }

@@ -29,7 +29,11 @@ type benchOptions struct {
 	out   string
 	files int
 	gzip  bool
+	span  time.Duration // the tweets' created_at spread (benchSpan if 0)
 }
+
+// benchSpan is how much time the bench's tweets span by default.
+const benchSpan = time.Hour
 
 // benchMix is the bench's share of tweet kinds (per mille): 30% retweets;
 // 2% of all tweets point-tagged (coordinates + geo + place) and 1% with
@@ -62,7 +66,7 @@ type benchGen struct {
 }
 
 func newBenchGen(seed uint64, n int) *benchGen {
-	g := &benchGen{seed: seed, n: n, startMS: benchStart.UnixMilli(), spanMS: time.Hour.Milliseconds(), users: benchUsers(n)}
+	g := &benchGen{seed: seed, n: n, startMS: benchStart.UnixMilli(), spanMS: benchSpan.Milliseconds(), users: benchUsers(n)}
 	if int64(n) > g.spanMS {
 		g.spanMS = int64(n) // at least 1 ms apart, so that ids stay unique
 	}
@@ -180,6 +184,9 @@ func writeBench(o benchOptions) (*Expected, int64, error) {
 		go func() {
 			defer wg.Done()
 			g := newBenchGen(o.seed, o.n)
+			if o.span > 0 {
+				g.spanMS = max(o.span.Milliseconds(), int64(o.n))
+			}
 			for f := range jobs {
 				r := &results[f]
 				r.y, r.fc, r.bytes, r.err = g.writeFile(o, f)
@@ -204,6 +211,9 @@ func writeBench(o benchOptions) (*Expected, int64, error) {
 		total += r.bytes
 	}
 	cmd := fmt.Sprintf("go run ./testdata/gen bench -n %d -seed %d -out %s -files %d", o.n, o.seed, o.out, o.files)
+	if o.span > 0 {
+		cmd += " -span " + o.span.String()
+	}
 	if o.gzip {
 		cmd += " -gzip"
 	}

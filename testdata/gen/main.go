@@ -38,7 +38,7 @@ func main() {
 
 const usage = `usage:
   gen sample [-seed N] [-out DIR] [-expected FILE]
-  gen bench  [-n N] [-seed N] [-out DIR] [-files N] [-gzip]
+  gen bench  [-n N] [-seed N] [-out DIR] [-files N] [-gzip] [-span D]
   gen grab   [-n N] [-seed N] -out DIR [-start YYYY-MM-DD] [-days N] [-tar-days N]`
 
 // run runs the command line args.
@@ -76,6 +76,7 @@ func run(args []string, stdout io.Writer) error {
 		fs.StringVar(&o.out, "out", "", "directory to write to (required)")
 		fs.IntVar(&o.files, "files", 0, "number of files (default: one per 10,000 tweets)")
 		fs.BoolVar(&o.gzip, "gzip", false, "gzip the files (.jsonl.gz)")
+		fs.DurationVar(&o.span, "span", benchSpan, "time the tweets' created_at spread over, from 2026-11-01T12:00Z")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
