@@ -278,12 +278,18 @@ func TestCQLCatalog(t *testing.T) {
 			if len(s.Binds) != s.Table.KeyColumns() {
 				t.Errorf("%s: binds %v", s.Text, s.Binds)
 			}
+		case CQLSelectSlice:
+			c := s.Table.Clustering[0]
+			if n := len(s.Table.PartitionKey); len(s.Binds) != n+2 || s.Binds[n] != c || s.Binds[n+1] != c ||
+				!strings.HasSuffix(s.Text, " AND "+c.Name+" >= ? AND "+c.Name+" < ?") {
+				t.Errorf("%s: binds %v", s.Text, s.Binds)
+			}
 		default:
 			t.Errorf("%s: unexpected kind %s", s.Text, s.Kind)
 		}
 	}
-	if len(seen) != 4*len(Tables)-1 { // metadata has no clustering: no row select
-		t.Errorf("%d statements, want %d", len(seen), 4*len(Tables)-1)
+	if len(seen) != 5*len(Tables)-2 { // metadata has no clustering: no row or slice select
+		t.Errorf("%d statements, want %d", len(seen), 5*len(Tables)-2)
 	}
 }
 

@@ -1,6 +1,9 @@
 package schemas
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // CQLStatementKind says what a catalog statement does.
 type CQLStatementKind uint8
@@ -14,6 +17,7 @@ const (
 	CQLSelectAll                                   // every row of a table (paged)
 	CQLSelectPartition                             // every row of one partition, in clustering order
 	CQLSelectRow                                   // one row by its full primary key
+	CQLSelectSlice                                 // rows of one partition whose first clustering column is in [lo, hi)
 )
 
 // String names the kind.
@@ -33,6 +37,8 @@ func (k CQLStatementKind) String() string {
 		return "select partition"
 	case CQLSelectRow:
 		return "select row"
+	case CQLSelectSlice:
+		return "select slice"
 	}
 	return "unknown"
 }
@@ -90,13 +96,13 @@ func CQLDropKeyspaceStatement(keyspace string) CQLStatement {
 
 // CQLCatalog returns every data statement the project issues on keyspace:
 // for each table its insert, select all, select partition and (for tables
-// with clustering columns) select row.
+// with clustering columns) select row and select slice.
 func CQLCatalog(keyspace string) []CQLStatement {
 	var stmts []CQLStatement
 	for _, t := range cqlTables {
 		stmts = append(stmts, CQLInsertStatement(keyspace, t), CQLSelectStatement(keyspace, t, CQLSelectAll), CQLSelectStatement(keyspace, t, CQLSelectPartition))
 		if len(t.Clustering) > 0 {
-			stmts = append(stmts, CQLSelectStatement(keyspace, t, CQLSelectRow))
+			stmts = append(stmts, CQLSelectStatement(keyspace, t, CQLSelectRow), CQLSelectStatement(keyspace, t, CQLSelectSlice))
 		}
 	}
 	return stmts
@@ -124,8 +130,10 @@ func CQLInsertStatement(keyspace string, t *CQLTable) CQLStatement {
 }
 
 // CQLSelectStatement returns a select of every column of t: kind CQLSelectAll (no
-// WHERE), CQLSelectPartition (WHERE on the partition key) or CQLSelectRow
-// (WHERE on the whole primary key).
+// WHERE), CQLSelectPartition (WHERE on the partition key), CQLSelectRow
+// (WHERE on the whole primary key) or CQLSelectSlice (WHERE on the
+// partition key and c >= ? AND c < ? on the first clustering column c: a
+// slice of one partition, such as the cells of a geohash prefix).
 func CQLSelectStatement(keyspace string, t *CQLTable, kind CQLStatementKind) CQLStatement {
 	s := CQLStatement{
 		Kind:     kind,
@@ -141,6 +149,11 @@ func CQLSelectStatement(keyspace string, t *CQLTable, kind CQLStatementKind) CQL
 		where = t.PartitionKey
 	case CQLSelectRow:
 		where = t.Columns()[:t.KeyColumns()]
+	case CQLSelectSlice:
+		if len(t.Clustering) == 0 {
+			panic("schemas: select slice of " + t.Name + ", which has no clustering columns")
+		}
+		where = t.PartitionKey
 	default:
 		panic("schemas: CQLSelectStatement of kind " + kind.String())
 	}
@@ -149,8 +162,13 @@ func CQLSelectStatement(keyspace string, t *CQLTable, kind CQLStatementKind) CQL
 		for i, c := range where {
 			conds[i] = c.Name + " = ?"
 		}
+		s.Binds = slices.Clone(where)
+		if kind == CQLSelectSlice {
+			c := t.Clustering[0]
+			conds = append(conds, c.Name+" >= ?", c.Name+" < ?")
+			s.Binds = append(s.Binds, c, c)
+		}
 		s.Text += " WHERE " + strings.Join(conds, " AND ")
-		s.Binds = where
 		s.PartitionKeyIndexes = seq(len(t.PartitionKey))
 	}
 	return s

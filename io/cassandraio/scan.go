@@ -110,6 +110,27 @@ func (r *Reader) ScanPartitionValues(ctx context.Context, table schemas.Table, v
 	return r.pages(ctx, stmt.Text, vals[:len(ct.PartitionKey)], ct, fn)
 }
 
+// ScanSlice calls fn for the rows of one partition (named by the values
+// of its partition key columns, as in ScanPartitionValues) whose first
+// clustering column lies in [lo, hi), in clustering order: one geohash
+// prefix of a (spread, day) of the geotemporal index, say. lo and hi are
+// of that column's type (schemas.CQLKeyValues).
+func (r *Reader) ScanSlice(ctx context.Context, table schemas.Table, vals []any, lo, hi any, fn func(schemas.Cell) error) error {
+	ct := schemas.CQLTableOf(table)
+	if ct == nil {
+		return fmt.Errorf("cassandraio: unknown table %q", byte(table))
+	}
+	if len(ct.Clustering) == 0 {
+		return fmt.Errorf("cassandraio: %s has no clustering columns to slice", ct.Name)
+	}
+	if len(vals) < len(ct.PartitionKey) {
+		return fmt.Errorf("cassandraio: %s: %d partition key values, want %d", ct.Name, len(vals), len(ct.PartitionKey))
+	}
+	stmt := schemas.CQLSelectStatement(r.cfg.Keyspace, ct, schemas.CQLSelectSlice)
+	binds := append(slices.Clone(vals[:len(ct.PartitionKey)]), lo, hi)
+	return r.pages(ctx, stmt.Text, binds, ct, fn)
+}
+
 // Get returns the value of the cell with key in table, and whether it exists.
 func (r *Reader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
 	ct := schemas.CQLTableOf(table)

@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/storeio"
@@ -77,14 +79,30 @@ func (r CassandraReader) Scan(ctx context.Context, table schemas.Table, start, e
 		if len(start) < 3 || !bytes.Equal(start[:3], end[:min(3, len(end))]) {
 			return fmt.Errorf("query: a geo range must lie in one spread and day")
 		}
-		return r.Reader.ScanPartition(ctx, table, geoPartitionKey(start), func(c schemas.Cell) error {
-			if inRange(c) {
-				return fn(c.Key, c.Value)
-			}
-			return nil
-		})
+		return r.scanGeo(ctx, start, end, inRange, fn)
 	}
 	return fmt.Errorf("query: no range reads of table %s on Cassandra", table.Name())
+}
+
+// scanGeo reads a geohash range of one (spread, day) partition as a
+// slice of its clustering order (geohash >= lo AND geohash < hi), or the
+// partition from lo on when the range is open (end is the prefix + 0xff).
+func (r CassandraReader) scanGeo(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableGeo, geoPartitionKey(start))
+	if err != nil {
+		return err
+	}
+	emit := func(c schemas.Cell) error {
+		if inRange(c) {
+			return fn(c.Key, c.Value)
+		}
+		return nil
+	}
+	lo, hi := string(start[3:]), string(end[3:])
+	if !utf8.ValidString(hi) { // open
+		return r.Reader.ScanPartitionValues(ctx, schemas.TableGeo, vals, emit)
+	}
+	return r.Reader.ScanSlice(ctx, schemas.TableGeo, vals, lo, hi, emit)
 }
 
 // geoPartitionKey returns a whole geo key in the partition of prefix
@@ -95,39 +113,82 @@ func geoPartitionKey(prefix []byte) []byte {
 	return k
 }
 
+// rawLookahead is how many minutes of raw partitions scanRaw reads ahead
+// of the one it emits, each minute's 16 buckets at once.
+const rawLookahead = 8
+
 // scanRaw reads the minutes of [start, end) (row keys or their 8-byte
 // time prefixes), 16 buckets each, merging the buckets of a minute into
-// key order.
+// key order. Minutes are read rawLookahead at a time, in parallel, and
+// emitted in order.
 func (r CassandraReader) scanRaw(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
 	from, to, err := timeBounds(start, end)
 	if err != nil {
 		return err
 	}
-	for m := from - floorMod(from, 60); m < to; m += 60 {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type minute struct {
+		cells []schemas.Cell
+		err   error
+		done  chan struct{}
+	}
+	read := func(m int64, out *minute) {
+		defer close(out.done)
 		key := make([]byte, schemas.RowKeyLen)
 		binary.BigEndian.PutUint64(key, uint64(m))
-		vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
-		if err != nil {
-			return err
-		}
-		var cells []schemas.Cell
+		var mu sync.Mutex
+		var wg sync.WaitGroup
 		for b := 0; b < schemas.RawBuckets; b++ {
-			vals[1] = int8(b)
-			err := r.Reader.ScanPartitionValues(ctx, schemas.TableRaw, vals, func(c schemas.Cell) error {
-				if inRange(c) {
-					cells = append(cells, c)
-				}
-				return nil
-			})
+			vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
 			if err != nil {
-				return err
+				out.err = err
+				return
 			}
+			vals[1] = int8(b)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var cells []schemas.Cell
+				err := r.Reader.ScanPartitionValues(ctx, schemas.TableRaw, vals, func(c schemas.Cell) error {
+					if inRange(c) {
+						cells = append(cells, c)
+					}
+					return nil
+				})
+				mu.Lock()
+				defer mu.Unlock()
+				out.cells = append(out.cells, cells...)
+				if err != nil && out.err == nil {
+					out.err = err
+				}
+			}()
 		}
-		if err := emitSorted(cells, fn); err != nil {
+		wg.Wait()
+	}
+	queue := make(chan *minute, rawLookahead)
+	go func() {
+		defer close(queue)
+		for m := from - floorMod(from, 60); m < to && ctx.Err() == nil; m += 60 {
+			out := &minute{done: make(chan struct{})}
+			select {
+			case queue <- out:
+			case <-ctx.Done():
+				return
+			}
+			go read(m, out)
+		}
+	}()
+	for out := range queue {
+		<-out.done
+		if out.err != nil {
+			return out.err
+		}
+		if err := emitSorted(out.cells, fn); err != nil {
 			return err
 		}
 	}
-	return nil
+	return ctx.Err()
 }
 
 // scanTerms reads the hours of a term and field's range.

@@ -403,7 +403,7 @@ func (s *Server) selectRows(stream int16, st *stmt, p params) ([]byte, *cqlError
 	}
 	now := s.now().Unix()
 	var key []byte
-	for i, b := range cat.Binds {
+	for i, b := range cat.Binds[:len(cat.PartitionKeyIndexes)] {
 		key = appendOrdered(key, b.Type, p.values[i])
 	}
 	var rows [][][]byte
@@ -414,11 +414,17 @@ func (s *Server) selectRows(stream int16, st *stmt, p params) ([]byte, *cqlError
 		if r := t.get(now, pk, ck); r != nil {
 			rows = append(rows, r.values)
 		}
-	case schemas.CQLSelectAll, schemas.CQLSelectPartition:
+	case schemas.CQLSelectAll, schemas.CQLSelectPartition, schemas.CQLSelectSlice:
 		var only *string
-		if cat.Kind == schemas.CQLSelectPartition {
+		if cat.Kind != schemas.CQLSelectAll {
 			pk := string(key)
 			only = &pk
+		}
+		var lo, hi string // the slice's bounds on the encoded clustering key
+		if cat.Kind == schemas.CQLSelectSlice {
+			n := len(cat.PartitionKeyIndexes)
+			lo = string(appendOrdered(nil, cat.Binds[n].Type, p.values[n]))
+			hi = string(appendOrdered(nil, cat.Binds[n+1].Type, p.values[n+1]))
 		}
 		var from *position
 		if len(p.pagingState) > 0 {
@@ -430,7 +436,10 @@ func (s *Server) selectRows(stream int16, st *stmt, p params) ([]byte, *cqlError
 		}
 		limit := int(p.pageSize)
 		var last position
-		t.scan(now, only, from, func(pk, ck string, r *row) bool {
+		t.scan(now, only, from, lo, func(pk, ck string, r *row) bool {
+			if hi != "" && ck >= hi {
+				return false
+			}
 			if limit > 0 && len(rows) == limit {
 				next = position{pk: last.pk, ck: last.ck}.encode()
 				return false

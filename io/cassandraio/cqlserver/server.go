@@ -249,7 +249,7 @@ func (s *Server) Rows(keyspace, tableName string) ([]Row, error) {
 	}
 	var rows []Row
 	cols := t.def.Columns()
-	t.scan(s.now().Unix(), nil, nil, func(_, _ string, r *row) bool {
+	t.scan(s.now().Unix(), nil, nil, "", func(_, _ string, r *row) bool {
 		out := Row{Values: make([]any, len(cols)), TTL: r.ttl, WriteTime: r.ts}
 		for i, c := range cols {
 			if r.values[i] != nil {

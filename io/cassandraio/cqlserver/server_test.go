@@ -229,6 +229,12 @@ func TestPrimaryKeySemantics(t *testing.T) {
 			t.Fatalf("row %d = %q=%q, want %q=%q", i, got[i].Key, got[i].Value, want[i].Key, want[i].Value)
 		}
 	}
+	// A slice [want[20], want[57]) of the partition, paged by 5: rows 20..56.
+	lo, hi := want[20].Key[len(want[20].Key)-schemas.RowKeyLen:], want[57].Key[len(want[57].Key)-schemas.RowKeyLen:]
+	slice := selectCells(t, sess, schemas.CQLTerms, schemas.CQLSelectSlice, 5, append(vals[:4:4], lo, hi)...)
+	if len(slice) != 37 || string(slice[0].Key) != string(want[20].Key) || string(slice[36].Key) != string(want[56].Key) {
+		t.Errorf("slice read %d rows (%q ...), want rows 20 to 56 of the partition", len(slice), slice[:min(1, len(slice))])
+	}
 	all := selectCells(t, sess, schemas.CQLTerms, schemas.CQLSelectAll, 9)
 	if len(all) != 101 {
 		t.Errorf("full scan read %d rows, want 101", len(all))

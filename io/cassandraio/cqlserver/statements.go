@@ -42,7 +42,7 @@ func (st *stmt) isSelect() bool {
 		return false
 	}
 	switch st.cat.Kind {
-	case schemas.CQLSelectAll, schemas.CQLSelectPartition, schemas.CQLSelectRow:
+	case schemas.CQLSelectAll, schemas.CQLSelectPartition, schemas.CQLSelectRow, schemas.CQLSelectSlice:
 		return true
 	}
 	return false

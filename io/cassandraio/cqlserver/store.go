@@ -212,8 +212,9 @@ func decodePosition(b []byte) (position, error) {
 
 // scan calls fn for each live row in order (partition key order, then
 // clustering order), restricted to partition pk when only is set, starting
-// after from when it is not nil, until fn returns false.
-func (t *table) scan(now int64, only *string, from *position, fn func(pk, ck string, r *row) bool) {
+// after from when it is not nil and at clustering key lo when only is set,
+// until fn returns false.
+func (t *table) scan(now int64, only *string, from *position, lo string, fn func(pk, ck string, r *row) bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var pks []string
@@ -248,6 +249,9 @@ func (t *table) scan(now int64, only *string, from *position, fn func(pk, ck str
 			p.dirty = false
 		}
 		cks := p.order
+		if lo != "" {
+			cks = cks[sort.SearchStrings(cks, lo):]
+		}
 		if from != nil && pk == from.pk {
 			i := sort.SearchStrings(cks, from.ck)
 			if i < len(cks) && cks[i] == from.ck {

@@ -1,0 +1,456 @@
+package query_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+func TestMain(m *testing.M) { ptest.Main(m) }
+
+// The test data: tweets the project has never seen (the bench generator
+// at a seed no other test uses, over three days) and a file of points on
+// the antimeridian and near the poles.
+const (
+	dataSeed   = 4242
+	dataTweets = 6_000
+)
+
+var dataStart = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) // the generator's start
+
+// edgePoints are (lat, lon) of tweets the generator does not make.
+var edgePoints = [][2]float64{
+	{-17.8, 179.9}, {-17.9, -179.95}, {65.1, -179.99}, {65.2, 180}, {51.5, 179.5},
+	{89.9, 10}, {89.99, -120}, {-89.5, 45}, {-90, 0}, {90, 180},
+}
+
+func edgeTweets() string {
+	var b strings.Builder
+	for i, p := range edgePoints {
+		at := dataStart.Add(time.Duration(i) * 7 * time.Hour)
+		fmt.Fprintf(&b, `{"created_at":%q,"id_str":"%d","text":"edge point %d #far","lang":"en","user":{"name":"Edge","screen_name":"edge"},"coordinates":{"type":"Point","coordinates":[%g,%g]}}`+"\n",
+			at.Format(time.RubyDate), 900000000000000000+i, i, p[1], p[0])
+	}
+	return b.String()
+}
+
+var (
+	dataOnce sync.Once
+	dataDir  string
+	dataErr  error
+)
+
+// testData writes the input once per test binary and returns its directory.
+func testData(t *testing.T) string {
+	t.Helper()
+	dataOnce.Do(func() {
+		dataDir, dataErr = os.MkdirTemp("", "tweetindex-query-")
+		if dataErr != nil {
+			return
+		}
+		_, file, _, _ := runtime.Caller(0)
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		cmd := exec.Command("go", "run", "./testdata/gen", "bench", "-n", fmt.Sprint(dataTweets), "-seed", fmt.Sprint(dataSeed), "-span", "72h", "-out", dataDir)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			dataErr = fmt.Errorf("gen bench: %v\n%s", err, out)
+			return
+		}
+		os.Remove(filepath.Join(dataDir, "EXPECTED.json"))
+		dataErr = os.WriteFile(filepath.Join(dataDir, "edge.jsonl"), []byte(edgeTweets()), 0o644)
+	})
+	if dataErr != nil {
+		t.Fatal(dataErr)
+	}
+	return dataDir
+}
+
+// indexInto runs the pipeline over the test data into cfg's sink.
+func indexInto(t *testing.T, cfg pipelines.Config) {
+	t.Helper()
+	cfg.Input = testData(t)
+	if _, err := pipelines.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	storeOnce sync.Once
+	storeDir  string
+)
+
+// openStore indexes the test data into a store, once, and opens it.
+func openStore(t *testing.T) query.Reader {
+	t.Helper()
+	storeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tweetindex-query-store-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexInto(t, pipelines.Config{Store: dir})
+		storeDir = dir
+	})
+	if storeDir == "" {
+		t.Fatal("indexing the test data failed")
+	}
+	st, err := storeio.Open(storeDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return query.StoreReader{Store: st}
+}
+
+// questions returns the questions the index and the scan must answer
+// alike, built from the data itself (terms of some tweets, boxes around
+// some points), so that they have answers.
+type questions struct {
+	filters []query.Filter
+	terms   [][2]string // term, field
+	ands    [][]string
+	boxes   []*query.Box
+}
+
+func pickQuestions(t *testing.T, r query.Reader) questions {
+	t.Helper()
+	ctx := context.Background()
+	var q questions
+	day := 24 * time.Hour
+	q.filters = []query.Filter{
+		{},
+		{From: dataStart.Add(6 * time.Hour), To: dataStart.Add(18 * time.Hour)},
+		{From: dataStart.Add(day + 90*time.Minute), To: dataStart.Add(day + 3*time.Hour + 7*time.Minute)},
+		{Lang: "en"},
+		{From: dataStart.Add(day), To: dataStart.Add(2 * day), Lang: "ja"},
+		{From: dataStart.Add(-day), To: dataStart.Add(-time.Hour)}, // before the data: nothing
+	}
+	// Terms of a few tweets: their first and last text terms, their user term.
+	sc := query.Scanner{R: r}
+	keys, err := sc.Tweets(ctx, query.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, i := range []int{3, 70, 555, 2500, 5000} {
+		v, ok, err := r.Get(ctx, schemas.TableRaw, keys[i][:])
+		if err != nil || !ok {
+			t.Fatalf("raw row %d: %v %v", i, ok, err)
+		}
+		var dec schemas.Decoder
+		var out schemas.Decoded
+		dec.Decode(schemas.Record{Data: v}, &out)
+		tw := out.Tweets[0]
+		text := transforms.Tokenize(nil, tw.Text)
+		user := transforms.UserTerms(nil, tw.UserName, tw.ScreenName)
+		for _, c := range [][2]string{{text[0].Term, "text"}, {text[len(text)-1].Term, "text"}, {user[0].Term, "user"}} {
+			if !seen[c[0]+c[1]] {
+				seen[c[0]+c[1]] = true
+				q.terms = append(q.terms, c)
+			}
+		}
+		if len(text) > 2 {
+			q.ands = append(q.ands, []string{text[0].Term, text[len(text)/2].Term}, []string{text[0].Term, text[1].Term, text[len(text)-1].Term})
+		}
+	}
+	q.terms = append(q.terms, [2]string{"#far", "text"}, [2]string{"Edge", "user"}, [2]string{"no-such-term", "text"})
+	q.ands = append(q.ands, []string{"edge", "far"}, []string{"rt", "the"})
+	// Boxes: around a few indexed points, the world, across the
+	// antimeridian, around the poles.
+	hits, err := sc.Geo(ctx, query.Filter{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, len(hits) / 3, len(hits) / 2} {
+		h := hits[i]
+		q.boxes = append(q.boxes, &query.Box{MinLon: float64(h.Lon) - 3, MinLat: float64(h.Lat) - 2, MaxLon: float64(h.Lon) + 3, MaxLat: float64(h.Lat) + 2})
+	}
+	q.boxes = append(q.boxes, nil,
+		&query.Box{MinLon: -180, MinLat: -90, MaxLon: 180, MaxLat: 90},
+		&query.Box{MinLon: 179, MinLat: -20, MaxLon: -179, MaxLat: 70},   // across the antimeridian
+		&query.Box{MinLon: -180, MinLat: 89, MaxLon: 180, MaxLat: 90},    // the north pole cap
+		&query.Box{MinLon: 0, MinLat: -90, MaxLon: 90, MaxLat: -89},      // at the south pole
+		&query.Box{MinLon: 2.2, MinLat: 48.8, MaxLon: 2.5, MaxLat: 48.9}, // small: Paris
+	)
+	return q
+}
+
+// answers are the answers to every question, rendered for comparison.
+func answers(t *testing.T, ctx context.Context, r query.Reader, q questions, byScan bool) map[string]string {
+	t.Helper()
+	e := query.NewEngine(r)
+	sc := query.Scanner{R: r}
+	out := map[string]string{}
+	put := func(name string, v any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = fmt.Sprint(v)
+	}
+	collect := func(run func(emit func(query.Hit) error) error) ([]string, error) {
+		var got []string
+		err := run(func(h query.Hit) error {
+			got = append(got, fmt.Sprintf("%x", h.Key[:]))
+			return nil
+		})
+		return got, err
+	}
+	keysOf := func(keys []schemas.RowKey) []string {
+		s := make([]string, len(keys))
+		for i, k := range keys {
+			s[i] = fmt.Sprintf("%x", k[:])
+		}
+		return s
+	}
+	geoKeys := func(hits []query.GeoHit) []string {
+		s := make([]string, len(hits))
+		for i, h := range hits {
+			s[i] = fmt.Sprintf("%x", h.Key[:])
+		}
+		return s
+	}
+	for fi, f := range q.filters {
+		p := fmt.Sprintf("f%d ", fi)
+		if byScan {
+			n, err := sc.Count(ctx, f)
+			put(p+"1 count", n, err)
+		} else {
+			n, err := e.Count(ctx, f)
+			put(p+"1 count", n, err)
+		}
+		for _, step := range []time.Duration{time.Minute, time.Hour, 24 * time.Hour} {
+			var v []query.Point
+			var err error
+			if byScan {
+				v, err = sc.Series(ctx, f, step)
+			} else {
+				v, err = e.Series(ctx, f, step)
+			}
+			put(p+"3 series "+step.String(), v, err)
+		}
+		for bi, b := range q.boxes {
+			var keys []string
+			var err error
+			if byScan {
+				var hits []query.GeoHit
+				hits, err = sc.Geo(ctx, f, b)
+				keys = geoKeys(hits)
+			} else {
+				keys, err = collect(func(emit func(query.Hit) error) error { return e.Geo(ctx, f, b, query.Page{}, emit) })
+				var n int64
+				n, err2 := e.CountGeo(ctx, f, b)
+				if err2 != nil {
+					t.Fatal(err2)
+				}
+				if int(n) != len(keys) {
+					t.Errorf("%s box %v: CountGeo %d, Geo retrieved %d", p, b, n, len(keys))
+				}
+			}
+			put(fmt.Sprintf("%s2,5 geo box %d", p, bi), keys, err)
+		}
+		for _, tf := range q.terms {
+			var keys []string
+			var err error
+			if byScan {
+				var k []schemas.RowKey
+				k, err = sc.Terms(ctx, f, []string{tf[0]}, query.And, tf[1])
+				keys = keysOf(k)
+			} else {
+				keys, err = collect(func(emit func(query.Hit) error) error {
+					return e.Terms(ctx, f, []string{tf[0]}, query.And, tf[1], query.Page{}, emit)
+				})
+				n, err2 := e.CountTerm(ctx, f, tf[0], tf[1])
+				if err2 != nil {
+					t.Fatal(err2)
+				}
+				if int(n) != len(keys) {
+					t.Errorf("%s term %v: CountTerm %d, Terms retrieved %d", p, tf, n, len(keys))
+				}
+			}
+			put(fmt.Sprintf("%s4,8 term %s/%s", p, tf[0], tf[1]), keys, err)
+		}
+		for _, op := range []query.Op{query.And, query.Or} {
+			if fi%2 == 1 {
+				break // combinations on every other filter: each scan costs
+			}
+			for _, ts := range q.ands {
+				var keys []string
+				var err error
+				if byScan {
+					var k []schemas.RowKey
+					k, err = sc.Terms(ctx, f, slices.Clone(ts), op, "text")
+					keys = keysOf(k)
+				} else {
+					keys, err = collect(func(emit func(query.Hit) error) error {
+						return e.Terms(ctx, f, slices.Clone(ts), op, "text", query.Page{}, emit)
+					})
+				}
+				put(fmt.Sprintf("%s7 terms op%d %v", p, op, ts), keys, err)
+			}
+		}
+		if byScan {
+			k, err := sc.Tweets(ctx, f)
+			put(p+"6,9 tweets", keysOf(k), err)
+			u, err := sc.Users(ctx, f)
+			put(p+"10 users", u, err)
+		} else {
+			keys, err := collect(func(emit func(query.Hit) error) error { return e.Tweets(ctx, f, query.Page{}, emit) })
+			put(p+"6,9 tweets", keys, err)
+			u, err := e.Users(ctx, f)
+			put(p+"10 users", u, err)
+		}
+	}
+	return out
+}
+
+func diffAnswers(t *testing.T, want, got map[string]string, wantName, gotName string) {
+	t.Helper()
+	names := make([]string, 0, len(want))
+	for k := range want {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	bad := 0
+	for _, k := range names {
+		if got[k] != want[k] {
+			if bad++; bad <= 10 {
+				w, g := want[k], got[k]
+				if len(w) > 300 {
+					w = w[:300] + "..."
+				}
+				if len(g) > 300 {
+					g = g[:300] + "..."
+				}
+				t.Errorf("%s:\n  %s: %s\n  %s: %s", k, wantName, w, gotName, g)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d answers differ", bad, len(names))
+	}
+}
+
+// TestIndexAnswersMatchScan answers every question from the indexes and by
+// a full scan of the raw table, on data no other test uses: any difference
+// is a bug.
+func TestIndexAnswersMatchScan(t *testing.T) {
+	ctx := context.Background()
+	r := openStore(t)
+	q := pickQuestions(t, r)
+	want := answers(t, ctx, r, q, true)
+	got := answers(t, ctx, r, q, false)
+	diffAnswers(t, want, got, "scan", "index")
+	// The questions must have answers, or the comparison proves little.
+	for _, k := range []string{"f0 1 count", "f0 2,5 geo box 0", "f0 2,5 geo box 5", "f0 2,5 geo box 6", "f0 2,5 geo box 7"} {
+		if v := want[k]; v == "0" || v == "[]" {
+			t.Errorf("%s has an empty answer: pick better questions", k)
+		}
+	}
+}
+
+// TestCassandraAnswersMatchStore indexes the same data through gocql into
+// the CQL test server and answers every question from Cassandra's tables:
+// the answers are the store's.
+func TestCassandraAnswersMatchStore(t *testing.T) {
+	ctx := context.Background()
+	store := openStore(t)
+	q := pickQuestions(t, store)
+	// Every question, over ranges of a few hours: a Cassandra read of
+	// raw tweets is 16 partition reads a minute, and the CQL test server
+	// answers each over loopback TCP.
+	day := 24 * time.Hour
+	q.filters = []query.Filter{
+		{From: dataStart.Add(day + 90*time.Minute), To: dataStart.Add(day + 3*time.Hour + 7*time.Minute)},
+		{From: dataStart.Add(2*day - 2*time.Hour), To: dataStart.Add(2*day + 3*time.Hour), Lang: "ja"}, // across midnight
+		{From: dataStart.Add(-day), To: dataStart.Add(-time.Hour)},
+	}
+	want := answers(t, ctx, store, q, false)
+
+	srv, err := cqlserver.New(cqlserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := cassandraio.DefaultConfig(srv.Addr())
+	cfg.Keyspace = "tweetindex_query"
+	cfg.Consistency = "ONE"
+	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	indexInto(t, pipelines.Config{Cassandra: &cfg})
+	cr, err := cassandraio.NewReader(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr.Close()
+	got := answers(t, ctx, query.CassandraReader{Reader: cr}, q, false)
+	diffAnswers(t, want, got, "store", "cassandra")
+}
+
+// TestPagesResume reads the tweets of a range, a term and a box a page at
+// a time, each page resuming after the last row key of the one before:
+// the pages put together are the whole answer.
+func TestPagesResume(t *testing.T) {
+	ctx := context.Background()
+	r := openStore(t)
+	e := query.NewEngine(r)
+	f := query.Filter{From: dataStart.Add(2 * time.Hour), To: dataStart.Add(14 * time.Hour)}
+	world := &query.Box{MinLon: -180, MinLat: -90, MaxLon: 180, MaxLat: 90}
+	for name, run := range map[string]func(query.Page, func(query.Hit) error) error{
+		"tweets": func(p query.Page, emit func(query.Hit) error) error { return e.Tweets(ctx, f, p, emit) },
+		"term": func(p query.Page, emit func(query.Hit) error) error {
+			return e.Terms(ctx, f, []string{"rt"}, query.Or, "text", p, emit)
+		},
+		"geo": func(p query.Page, emit func(query.Hit) error) error {
+			return e.Geo(ctx, query.Filter{}, world, p, emit)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var all []schemas.RowKey
+			if err := run(query.Page{}, func(h query.Hit) error { all = append(all, h.Key); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(all) < 20 {
+				t.Fatalf("only %d results: pick a larger question", len(all))
+			}
+			var paged []schemas.RowKey
+			page := query.Page{Limit: 7}
+			for pages := 0; ; pages++ {
+				var got []schemas.RowKey
+				if err := run(page, func(h query.Hit) error { got = append(got, h.Key); return nil }); err != nil {
+					t.Fatal(err)
+				}
+				if len(got) > page.Limit {
+					t.Fatalf("page of %d results, limit %d", len(got), page.Limit)
+				}
+				paged = append(paged, got...)
+				if len(got) < page.Limit {
+					break
+				}
+				last := got[len(got)-1]
+				page.After = &last
+			}
+			if !slices.Equal(all, paged) {
+				t.Errorf("pages put together: %d results, whole answer %d", len(paged), len(all))
+			}
+		})
+	}
+}
