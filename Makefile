@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short bench sample vet clean demo-stream bench-query test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -26,6 +26,19 @@ test:
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
 	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N)
+
+## bench-query: index $(BENCHQ_N) generated tweets over three days into $(BENCHQ_DIR)/store (once;
+## kept for the next run) and time the ten questions from the indexes and by a scan of the raw table.
+BENCHQ_N   ?= 1000000
+BENCHQ_DIR ?= .tweetindex/benchq-$(BENCHQ_N)
+bench-query: build
+	@if [ ! -f $(BENCHQ_DIR)/indexed ]; then \
+	  set -e; rm -rf $(BENCHQ_DIR); \
+	  $(GO) run ./testdata/gen bench -n $(BENCHQ_N) -seed 6006 -span 72h -gzip -out $(BENCHQ_DIR)/input; \
+	  ./$(BIN) index --input '$(BENCHQ_DIR)/input/*.jsonl.gz' --store $(BENCHQ_DIR)/store; \
+	  touch $(BENCHQ_DIR)/indexed; \
+	fi
+	./$(BIN) query bench --store $(BENCHQ_DIR)/store
 
 ## demo-stream: a Kafka broker on 127.0.0.1 (devbroker), the sample replayed into it at a
 ## steady rate, and the streaming pipeline reading it into $(DEMO_STORE), printing the counts

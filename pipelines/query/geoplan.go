@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -157,19 +156,4 @@ func overlap(bb geohash.Box, boxes []Box) overlapKind {
 		kind = partial
 	}
 	return kind
-}
-
-// area returns the share of the globe the ranges cover, a measure of the
-// plan's precision (for the benchmark and tests).
-func area(rs []HashRange) float64 {
-	total := 0.0
-	for _, r := range rs {
-		// Count the cells of the range at the precision of its start.
-		cells := 1.0
-		if r.End != "" && len(r.End) == len(r.Start) {
-			cells = float64(strings.IndexByte(base32, r.End[len(r.End)-1]) - strings.IndexByte(base32, r.Start[len(r.Start)-1]))
-		}
-		total += cells * math.Pow(32, -float64(len(r.Start)))
-	}
-	return total
 }

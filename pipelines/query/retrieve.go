@@ -3,8 +3,10 @@ package query
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -127,4 +129,31 @@ func (e *Engine) Tweets(ctx context.Context, f Filter, page Page, emit func(Hit)
 	}
 	// On Cassandra the reader walks the range a minute (16 partitions) at a time.
 	return out.end(e.R.Scan(ctx, schemas.TableRaw, start, rowKeyAt(s.to), out.row))
+}
+
+// Export writes the stored JSON of the tweets of the range as lines to w,
+// in row key order, streamed (question 9), and returns how many.
+func (e *Engine) Export(ctx context.Context, f Filter, w io.Writer) (int64, error) {
+	var n int64
+	err := e.Tweets(ctx, f, Page{}, func(h Hit) error {
+		n++
+		return writeLine(w, h.Tweet.JSON)
+	})
+	return n, err
+}
+
+// writeLine writes the JSON b as one line: compacted if it spans lines
+// (a tweet out of a pretty-printed array is stored as read).
+func writeLine(w io.Writer, b []byte) error {
+	if bytes.ContainsAny(b, "\r\n") {
+		var c bytes.Buffer
+		if err := json.Compact(&c, b); err == nil {
+			b = c.Bytes()
+		}
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	_, err := w.Write([]byte{'\n'})
+	return err
 }

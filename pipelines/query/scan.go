@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -142,4 +143,15 @@ func (sc Scanner) Users(ctx context.Context, f Filter) ([]UserShare, error) {
 
 func sortKeys(keys []schemas.RowKey) {
 	slices.SortFunc(keys, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
+}
+
+// Export writes the stored JSON of the tweets as lines to w, in the raw
+// table's scan order (row key order on the store), and returns how many.
+func (sc Scanner) Export(ctx context.Context, f Filter, w io.Writer) (int64, error) {
+	var n int64
+	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
+		n++
+		return writeLine(w, t.JSON)
+	})
+	return n, err
 }

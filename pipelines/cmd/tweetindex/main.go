@@ -1,6 +1,7 @@
 // Command tweetindex indexes tweets into the four tables of DESIGN.md.
 //
 //	tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
+//	tweetindex query QUESTION --store DIR [--from T1] [--to T2] [--lang L]
 //	tweetindex dump  --store DIR --table raw|terms|frequency|geo|deadletter|meta
 //
 // Beam flags (--runner, --endpoint, --environment_type, ...) pass through to
@@ -22,6 +23,7 @@ Usage:
   tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
   tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS)
   tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by hour|day]
+  tweetindex query count|count-geo|series|count-term|geo|tweets|terms|export|users|bench (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] [--format table|jsonl|csv]
   tweetindex dump  (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
   tweetindex schema print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
 
@@ -48,6 +50,8 @@ func main() {
 		err = runIndex(args)
 	case "backfill":
 		err = runBackfill(args)
+	case "query":
+		err = runQuery(args)
 	case "dump":
 		err = runDump(args)
 	case "schema":
@@ -56,7 +60,7 @@ func main() {
 		fmt.Print(usage)
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (want index, backfill, dump or schema)", cmd)
+		err = fmt.Errorf("unknown command %q (want index, backfill, query, dump or schema)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tweetindex %s: %v\n", cmd, err)

@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// questionCommand is a subcommand of query: one of the questions.
+type questionCommand struct {
+	name    string
+	usage   string // the subcommand's own flags
+	summary string
+	flags   questionFlags
+	run     func(q *queryCmd, ctx context.Context) error
+}
+
+// questionFlags says which flags a question takes beyond the common ones.
+type questionFlags uint8
+
+const (
+	withBox   questionFlags = 1 << iota // --bbox
+	needBox                             // --bbox is required
+	withStep                            // --by
+	withTerm                            // --term, --field
+	withTerms                           // --term, --and, --or, --field
+	withPage                            // --limit, --cursor
+)
+
+var questionCommands = []questionCommand{
+	{"count", "", "1. count tweets", 0, (*queryCmd).count},
+	{"count-geo", "[--bbox B]", "2. count geotagged tweets, in a box if given", withBox, (*queryCmd).countGeo},
+	{"series", "--by minute|hour|day", "3. tweets per minute, hour or day", withStep, (*queryCmd).series},
+	{"count-term", "--term T [--field text|user]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
+	{"geo", "--bbox B [--limit N] [--cursor C]", "5. geotagged tweets in a box", withBox | needBox | withPage, (*queryCmd).geo},
+	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
+	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
+	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
+	{"users", "", "10. distribution of tweets per user", 0, (*queryCmd).users},
+	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
+}
+
+const queryUsage = `Usage: tweetindex query QUESTION (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] [--format table|jsonl|csv] [flags]
+
+Questions:
+%s
+Every question takes --from/--to (a range [T1, T2) in whole minutes; default:
+all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
+(minLon > maxLon crosses the antimeridian). Retrievals come in row key (time)
+order; with --limit N the last line on stderr gives the --cursor of the next
+page. Counts come from the indexes, never from the raw tweets.
+`
+
+func queryHelp() string {
+	var b strings.Builder
+	for _, c := range questionCommands {
+		fmt.Fprintf(&b, "  %-11s %s\n  %-11s   %s\n", c.name, c.usage, "", c.summary)
+	}
+	return fmt.Sprintf(queryUsage, b.String())
+}
+
+// queryCmd holds a question's flags and the engine that answers it.
+type queryCmd struct {
+	sink           sinkFlags
+	from, to, lang string
+	format         string
+	bbox           string
+	by             string
+	term, and, or  string
+	field          string
+	limit          int
+	cursor         string
+	repeat         int
+	seed           uint64
+
+	filter query.Filter
+	box    *query.Box
+	page   query.Page
+	engine *query.Engine
+	reader query.Reader
+	out    resultWriter
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func runQuery(args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(os.Stderr, queryHelp())
+		if len(args) == 0 {
+			return errors.New("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
+		}
+		return nil
+	}
+	i := slices.IndexFunc(questionCommands, func(c questionCommand) bool { return c.name == args[0] })
+	if i < 0 {
+		return fmt.Errorf("unknown question %q (want count, count-geo, series, count-term, geo, tweets, terms, export, users or bench)", args[0])
+	}
+	qc := questionCommands[i]
+	stdout := bufio.NewWriterSize(os.Stdout, 64<<10)
+	defer stdout.Flush()
+	q := &queryCmd{stdout: stdout, stderr: os.Stderr}
+	fs := flag.NewFlagSet("query "+qc.name, flag.ContinueOnError)
+	q.register(fs, qc)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s\n  %s\n\n", qc.name, qc.usage, qc.summary)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags go before nothing else)", fs.Arg(0))
+	}
+	if err := q.resolveFlags(qc); err != nil {
+		return err
+	}
+	r, closer, err := openReader(&q.sink)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	q.reader, q.engine = r, query.NewEngine(r)
+	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	if err := qc.run(q, ctx); err != nil {
+		q.out.Flush()
+		return err
+	}
+	if err := q.out.Flush(); err != nil {
+		return err
+	}
+	if err := stdout.Flush(); err != nil {
+		return err
+	}
+	if q.format == "table" && qc.name != "bench" {
+		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
+	q.sink.register(fs, false)
+	fs.StringVar(&q.from, "from", "", "the range's start (RFC 3339 or a UTC date; default: the data's first minute)")
+	fs.StringVar(&q.to, "to", "", "the range's end, exclusive (default: after the data's last minute)")
+	fs.StringVar(&q.lang, "lang", "", "only tweets of this language (as the tweet's lang: en, ja, und, ...)")
+	format := "table"
+	if qc.name == "export" {
+		format = "jsonl"
+	}
+	fs.StringVar(&q.format, "format", format, "output: table (aligned, for people), jsonl or csv")
+	if qc.flags&withBox != 0 {
+		fs.StringVar(&q.bbox, "bbox", "", "bounding box minLon,minLat,maxLon,maxLat in degrees")
+	}
+	if qc.flags&withStep != 0 {
+		fs.StringVar(&q.by, "by", "hour", "step of the series: minute, hour or day")
+	}
+	if qc.flags&(withTerm|withTerms) != 0 {
+		fs.StringVar(&q.term, "term", "", "the term, as the indexer tokenizes: a word, #hashtag, @mention, or part of a user's name")
+		fs.StringVar(&q.field, "field", "text", "the field the term is in: text or user")
+	}
+	if qc.flags&withTerms != 0 {
+		fs.StringVar(&q.and, "and", "", "comma-separated terms that must all be in a tweet")
+		fs.StringVar(&q.or, "or", "", "comma-separated terms of which any must be in a tweet")
+	}
+	if qc.flags&withPage != 0 {
+		fs.IntVar(&q.limit, "limit", 0, "at most this many tweets (0: all)")
+		fs.StringVar(&q.cursor, "cursor", "", "start after this row key (hex), as a page's last line says")
+	}
+	if qc.name == "bench" {
+		fs.IntVar(&q.repeat, "repeat", 3, "answer each question this many times; the fastest time counts")
+		fs.Uint64Var(&q.seed, "seed", 1, "seed of the choice of terms and boxes from the data")
+	}
+}
+
+// resolveFlags checks and parses the flags into the filter, box and page.
+func (q *queryCmd) resolveFlags(qc questionCommand) error {
+	var err error
+	if q.filter.From, err = parseTime("from", q.from); err != nil {
+		return err
+	}
+	if q.filter.To, err = parseTime("to", q.to); err != nil {
+		return err
+	}
+	if !q.filter.From.IsZero() && !q.filter.To.IsZero() && !q.filter.From.Before(q.filter.To) {
+		return fmt.Errorf("--from %s is not before --to %s", q.from, q.to)
+	}
+	q.filter.Lang = q.lang
+	if q.bbox != "" {
+		b, err := query.ParseBox(q.bbox)
+		if err != nil {
+			return err
+		}
+		q.box = &b
+	} else if qc.flags&needBox != 0 {
+		return errors.New("--bbox is required: minLon,minLat,maxLon,maxLat in degrees")
+	}
+	if q.cursor != "" {
+		b, err := hex.DecodeString(q.cursor)
+		if err != nil || len(b) != schemas.RowKeyLen {
+			return fmt.Errorf("--cursor %q: want a row key of %d bytes in hex, as a page's last line gives", q.cursor, schemas.RowKeyLen)
+		}
+		var k schemas.RowKey
+		copy(k[:], b)
+		q.page.After = &k
+	}
+	if q.limit < 0 {
+		return fmt.Errorf("--limit %d: want 0 (all) or more", q.limit)
+	}
+	q.page.Limit = q.limit
+	if qc.name == "export" && q.format == "table" {
+		return errors.New("--format table does not stream: export as jsonl or csv")
+	}
+	if qc.name == "bench" && q.repeat < 1 {
+		return fmt.Errorf("--repeat %d: want 1 or more", q.repeat)
+	}
+	return nil
+}
+
+// openReader opens the tables of --store or --cassandra for reading.
+func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
+	if f.store != "" && f.cassandra != "" {
+		return nil, nil, errors.New("pass either --store or --cassandra, not both")
+	}
+	if cfg := f.cassandraConfig(); cfg != nil {
+		r, err := cassandraio.NewReader(*cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return query.CassandraReader{Reader: r}, r, nil
+	}
+	if f.store == "" {
+		return nil, nil, errors.New("no tables to ask: pass --store DIR or --cassandra HOSTS")
+	}
+	if _, err := os.Stat(f.store); err != nil {
+		return nil, nil, fmt.Errorf("store %s does not exist: run tweetindex index first", f.store)
+	}
+	st, err := storeio.Open(f.store)
+	if err != nil {
+		return nil, nil, err
+	}
+	return query.StoreReader{Store: st}, st, nil
+}
+
+// count answers question 1.
+func (q *queryCmd) count(ctx context.Context) error {
+	n, err := q.engine.Count(ctx, q.filter)
+	if err != nil {
+		return err
+	}
+	return q.writeCount("tweets", n)
+}
+
+// countGeo answers question 2.
+func (q *queryCmd) countGeo(ctx context.Context) error {
+	n, err := q.engine.CountGeo(ctx, q.filter, q.box)
+	if err != nil {
+		return err
+	}
+	return q.writeCount("geotagged_tweets", n)
+}
+
+// countTerm answers question 4.
+func (q *queryCmd) countTerm(ctx context.Context) error {
+	if q.term == "" {
+		return errors.New("--term is required")
+	}
+	n, err := q.engine.CountTerm(ctx, q.filter, q.term, q.field)
+	if err != nil {
+		return err
+	}
+	return q.writeCount("tweets", n)
+}
+
+func (q *queryCmd) writeCount(name string, n int64) error {
+	if err := q.out.Header(name); err != nil {
+		return err
+	}
+	return q.out.Row(n)
+}
+
+// series answers question 3.
+func (q *queryCmd) series(ctx context.Context) error {
+	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
+	step, ok := steps[q.by]
+	if !ok {
+		return fmt.Errorf("--by %q: want minute, hour or day", q.by)
+	}
+	points, err := q.engine.Series(ctx, q.filter, step)
+	if err != nil {
+		return err
+	}
+	if err := q.out.Header(q.by, "tweets"); err != nil {
+		return err
+	}
+	for _, p := range points {
+		if err := q.out.Row(p.Start, p.Count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// geo answers question 5.
+func (q *queryCmd) geo(ctx context.Context) error {
+	return q.retrieve(func(emit func(query.Hit) error) error {
+		return q.engine.Geo(ctx, q.filter, q.box, q.page, emit)
+	})
+}
+
+// tweets answers question 6.
+func (q *queryCmd) tweets(ctx context.Context) error {
+	return q.retrieve(func(emit func(query.Hit) error) error {
+		return q.engine.Tweets(ctx, q.filter, q.page, emit)
+	})
+}
+
+// terms answers questions 7 and 8.
+func (q *queryCmd) terms(ctx context.Context) error {
+	var terms []string
+	op := query.And
+	set := 0
+	if q.term != "" {
+		terms, set = []string{q.term}, set+1
+	}
+	if q.and != "" {
+		terms, set = splitTerms(q.and), set+1
+	}
+	if q.or != "" {
+		terms, op, set = splitTerms(q.or), query.Or, set+1
+	}
+	if set != 1 || len(terms) == 0 {
+		return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
+	}
+	return q.retrieve(func(emit func(query.Hit) error) error {
+		return q.engine.Terms(ctx, q.filter, terms, op, q.field, q.page, emit)
+	})
+}
+
+func splitTerms(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// retrieve writes the tweets run emits and, when the page is full, the
+// cursor of the next page on stderr.
+func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
+	if err := q.out.Header(hitColumns...); err != nil {
+		return err
+	}
+	n := 0
+	var last schemas.RowKey
+	err := run(func(h query.Hit) error {
+		n++
+		last = h.Key
+		return q.out.Row(hitRow(h)...)
+	})
+	if err != nil {
+		return err
+	}
+	if err := q.out.Flush(); err != nil {
+		return err
+	}
+	if f, ok := q.stdout.(*bufio.Writer); ok {
+		if err := f.Flush(); err != nil {
+			return err
+		}
+	}
+	if q.page.Limit > 0 && n == q.page.Limit {
+		fmt.Fprintf(q.stderr, "%d tweets; next page: --cursor %x\n", n, last[:])
+	} else if q.format == "table" {
+		fmt.Fprintf(q.stderr, "%d tweets\n", n)
+	}
+	return nil
+}
+
+// export answers question 9: jsonl is the stored JSON of each tweet, a
+// line each; csv the columns of a retrieval.
+func (q *queryCmd) export(ctx context.Context) error {
+	if q.format == "csv" {
+		return q.retrieve(func(emit func(query.Hit) error) error {
+			return q.engine.Tweets(ctx, q.filter, query.Page{}, emit)
+		})
+	}
+	_, err := q.engine.Export(ctx, q.filter, q.stdout)
+	return err
+}
+
+// bench times every question from the indexes and by a full scan.
+func (q *queryCmd) bench(ctx context.Context) error {
+	if q.filter != (query.Filter{}) {
+		return errors.New("bench picks its own ranges: drop --from, --to and --lang")
+	}
+	rs, err := query.Bench(ctx, q.reader, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: q.stderr})
+	if err != nil {
+		return err
+	}
+	if err := query.PrintBench(q.stdout, rs); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if !r.Same {
+			return fmt.Errorf("question %d: the index and the scan answer differently: a bug", r.Number)
+		}
+	}
+	return nil
+}
+
+// users answers question 10.
+func (q *queryCmd) users(ctx context.Context) error {
+	dist, err := q.engine.Users(ctx, q.filter)
+	if err != nil {
+		return err
+	}
+	if err := q.out.Header("tweets_per_user", "users"); err != nil {
+		return err
+	}
+	for _, d := range dist {
+		if err := q.out.Row(d.Tweets, d.Users); err != nil {
+			return err
+		}
+	}
+	return nil
+}
