@@ -24,7 +24,15 @@ import (
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
-func TestMain(m *testing.M) { ptest.Main(m) }
+func TestMain(m *testing.M) {
+	code := ptest.MainRet(m)
+	for _, dir := range []string{dataDir, storeDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
+}
 
 // The test data: tweets the project has never seen (the bench generator
 // at a seed no other test uses, over three days) and a file of points on

@@ -97,9 +97,13 @@ type queryCmd struct {
 	stderr io.Writer
 }
 
-func runQuery(args []string) error {
+func runQuery(args []string) error { return queryMain(args, os.Stdout, os.Stderr) }
+
+// queryMain runs tweetindex query with args, writing the answer to
+// stdout and notes (page cursors, timings) to stderr.
+func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(os.Stderr, queryHelp())
+		fmt.Fprint(stderr, queryHelp())
 		if len(args) == 0 {
 			return errors.New("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
 		}
@@ -110,10 +114,11 @@ func runQuery(args []string) error {
 		return fmt.Errorf("unknown question %q (want count, count-geo, series, count-term, geo, tweets, terms, export, users or bench)", args[0])
 	}
 	qc := questionCommands[i]
-	stdout := bufio.NewWriterSize(os.Stdout, 64<<10)
+	stdout := bufio.NewWriterSize(stdoutW, 64<<10)
 	defer stdout.Flush()
-	q := &queryCmd{stdout: stdout, stderr: os.Stderr}
+	q := &queryCmd{stdout: stdout, stderr: stderr}
 	fs := flag.NewFlagSet("query "+qc.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	q.register(fs, qc)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s\n  %s\n\n", qc.name, qc.usage, qc.summary)
