@@ -65,6 +65,7 @@ type progress struct {
 	start           time.Time
 	files0, bytes0  int64
 	read0, indexed0 int64
+	written0        int64
 	lastIndexed     int64
 	lastAt          time.Time
 }
@@ -73,6 +74,7 @@ func newProgress(size InputSize, now time.Time) *progress {
 	p := &progress{size: size, start: now, lastAt: now}
 	p.files0, p.bytes0 = archiveio.LocalProgress()
 	p.read0, p.indexed0 = transforms.LocalProgress()
+	p.written0 = transforms.LocalWritten()
 	return p
 }
 
@@ -94,7 +96,8 @@ func (p *progress) line(now time.Time) string {
 		}
 		s += ","
 	}
-	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s)", read, indexed, rate)
+	written := transforms.LocalWritten() - p.written0
+	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written", read, indexed, rate, written)
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

@@ -54,7 +54,14 @@ func CountRows(ctx context.Context, cells []schemas.Cell) {
 	}
 	for _, t := range schemas.Tables {
 		if n[t] > 0 {
-			rowCounts[t].Inc(ctx, n[t])
+			CountTableRows(ctx, t, n[t])
 		}
 	}
+}
+
+// CountTableRows adds n rows written to table to its row counter (and to
+// this process's progress, LocalWritten).
+func CountTableRows(ctx context.Context, table schemas.Table, n int64) {
+	rowCounts[table].Inc(ctx, n)
+	localWritten.Add(n)
 }

@@ -45,7 +45,11 @@ func backlogAdd(n int) {
 // them in process and wants to show how far a run has got (Beam counters
 // are only read back when the run ends). It counts in every process; only
 // an in-process run has a reader for it.
-var localRead, localIndexed atomic.Int64
+var localRead, localIndexed, localWritten atomic.Int64
+
+// LocalWritten returns the rows the sinks of this process have written so
+// far (every table).
+func LocalWritten() int64 { return localWritten.Load() }
 
 // LocalProgress returns the items read (as the "read" counter counts them)
 // and the tweets indexed by the SDK workers of this process so far.

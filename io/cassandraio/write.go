@@ -35,13 +35,6 @@ var (
 	requestsCounter    = beam.NewCounter(transforms.Namespace, CounterRequests)
 	batchesCounter     = beam.NewCounter(transforms.Namespace, CounterBatches)
 	retriesCounter     = beam.NewCounter(transforms.Namespace, CounterRetries)
-	tableRowCounters   = func() map[schemas.Table]beam.Counter {
-		m := map[schemas.Table]beam.Counter{}
-		for _, t := range schemas.Tables {
-			m[t] = beam.NewCounter(transforms.Namespace, transforms.RowCounterName(t))
-		}
-		return m
-	}()
 )
 
 // Write writes every cell of cells (a PCollection of []schemas.Cell) to
@@ -116,7 +109,7 @@ func (f *WriteFn) FinishBundle(ctx context.Context) error {
 	batchesCounter.Inc(ctx, st.Batches)
 	retriesCounter.Inc(ctx, st.Retries)
 	for t, n := range st.TableRows {
-		tableRowCounters[t].Inc(ctx, n)
+		transforms.CountTableRows(ctx, t, n)
 	}
 	if err != nil {
 		return fmt.Errorf("cassandraio: bundle failed: %w", err)

@@ -159,7 +159,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 		return err
 	}
 	if q.format == "table" && qc.name != "bench" {
-		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Microsecond))
 	}
 	return nil
 }

@@ -1,0 +1,24 @@
+package query_test
+
+import (
+	"fmt"
+
+	"github.com/tweetindex/tweetindex/pipelines/query"
+)
+
+// A box is covered with geohash prefix ranges; a box that crosses the
+// antimeridian is covered as its two halves.
+func ExampleCover() {
+	paris := query.Box{MinLon: 2.2, MinLat: 48.8, MaxLon: 2.5, MaxLat: 48.9}
+	fmt.Println(query.Cover(paris, query.DefaultBudget))
+	fiji, _ := query.ParseBox("177,-19,-179,-16")
+	for _, r := range query.Cover(fiji, 4) {
+		fmt.Printf("[%s, %s)\n", r.Start, r.End)
+	}
+	fmt.Println(fiji.Contains(-17.8, 179.9), fiji.Contains(-17.8, -179.5), fiji.Contains(-17.8, 170))
+	// Output:
+	// [{u09t u09u} {u09v u09x} {u09y u09z}]
+	// [2, 3)
+	// [r, s)
+	// true true false
+}
