@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TestServesCQL starts devcql on a free port and applies the schema to it
+// through gocql; cancelling the context stops it.
+func TestServesCQL(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, pw, io.Discard); pw.Close() }()
+	addr, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	cfg := cassandraio.DefaultConfig(strings.TrimSpace(addr))
+	cfg.Consistency = "ONE"
+	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
+		t.Fatalf("schema apply on devcql: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
