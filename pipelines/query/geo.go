@@ -139,12 +139,11 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 		for _, h := range hits {
 			out.point[h.Key] = [2]float32{h.Lat, h.Lon}
 		}
-		for _, h := range hits {
-			if err := out.key(ctx, h.Key); err != nil {
-				return err
-			}
+		keys := make([]schemas.RowKey, len(hits))
+		for i, h := range hits {
+			keys[i] = h.Key
 		}
-		return nil
+		return out.keys(ctx, keys)
 	})
 	return out.end(err)
 }

@@ -226,9 +226,14 @@ func (r CassandraReader) scanFrequency(ctx context.Context, start, end []byte, i
 		return fmt.Errorf("query: a frequency range must be bounded by minutes (%q, %q)", start, end)
 	}
 	for d := from.Truncate(24 * time.Hour); d.Before(to); d = d.Add(24 * time.Hour) {
-		key := []byte(d.Format(schemas.MinuteLayout))
+		vals, err := schemas.CQLKeyValues(nil, schemas.TableFrequency, []byte(d.Format(schemas.MinuteLayout)))
+		if err != nil {
+			return err
+		}
+		// The minutes of the range in this day: a slice of its partition.
+		lo, hi := maxTime(from, d), minTime(to.Add(time.Minute), d.Add(24*time.Hour))
 		var cells []schemas.Cell
-		err := r.Reader.ScanPartition(ctx, schemas.TableFrequency, key, func(c schemas.Cell) error {
+		err = r.Reader.ScanSlice(ctx, schemas.TableFrequency, vals, lo, hi, func(c schemas.Cell) error {
 			if inRange(c) {
 				cells = append(cells, c)
 			}
@@ -281,6 +286,20 @@ func emitSorted(cells []schemas.Cell, fn func(key, value []byte) error) error {
 		}
 	}
 	return nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 func floorMod(a, b int64) int64 {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -44,20 +46,74 @@ func (p Page) emitter(e *Engine, lang string, emit func(Hit) error) *emitter {
 	return &emitter{e: e, page: p, lang: lang, emit: emit}
 }
 
-// key reads the tweet of row key k and emits it if it passes the page and
-// the language; it returns errStop once the page is full.
-func (o *emitter) key(ctx context.Context, k schemas.RowKey) error {
-	if o.page.After != nil && bytes.Compare(k[:], o.page.After[:]) <= 0 {
-		return nil
+// fetchChunk is how many tweets keys reads at once, fetchParallel at a
+// time: a Cassandra read is a round trip, and a term in every twentieth
+// tweet points at thousands.
+const (
+	fetchChunk    = 128
+	fetchParallel = 16
+)
+
+// keys reads the tweets of row keys ks (in order) and emits those that
+// pass the page and the language, in order; it returns errStop once the
+// page is full. Tweets are read a chunk at a time, in parallel.
+func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
+	if o.page.After != nil {
+		i, _ := slices.BinarySearchFunc(ks, *o.page.After, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
+		for i < len(ks) && bytes.Compare(ks[i][:], o.page.After[:]) <= 0 {
+			i++
+		}
+		ks = ks[i:]
 	}
-	value, ok, err := o.e.R.Get(ctx, schemas.TableRaw, k[:])
-	if err != nil {
-		return err
+	values := make([][]byte, fetchChunk)
+	for len(ks) > 0 {
+		n := fetchChunk
+		if o.page.Limit > 0 && o.lang == "" {
+			n = max(o.page.Limit-o.n, 1) // no more than the page needs
+		}
+		chunk := ks[:min(n, len(ks), fetchChunk)]
+		ks = ks[len(chunk):]
+		if err := o.fetch(ctx, chunk, values); err != nil {
+			return err
+		}
+		for i, k := range chunk {
+			if err := o.row(k[:], values[i]); err != nil {
+				return err
+			}
+		}
 	}
-	if !ok {
-		return fmt.Errorf("index points at row %x, which the raw table does not hold", k[:])
+	return nil
+}
+
+// fetch reads the raw rows of ks into values, fetchParallel at a time.
+func (o *emitter) fetch(ctx context.Context, ks []schemas.RowKey, values [][]byte) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(ks))
+	sem := make(chan struct{}, fetchParallel)
+	var wg sync.WaitGroup
+	for i := range ks {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			value, ok, err := o.e.R.Get(ctx, schemas.TableRaw, ks[i][:])
+			if err == nil && !ok {
+				err = fmt.Errorf("index points at row %x, which the raw table does not hold", ks[i][:])
+			}
+			values[i], errs[i] = value, err
+			if err != nil {
+				cancel()
+			}
+		}()
 	}
-	return o.row(k[:], value)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // row emits the raw row key, value if it passes the page and language.

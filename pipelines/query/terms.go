@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -93,6 +94,7 @@ func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, fie
 	if err != nil {
 		return err
 	}
+	terms = slices.Clone(terms)
 	for i := range terms {
 		terms[i] = normalizeTerm(terms[i])
 	}
@@ -122,10 +124,8 @@ func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, fie
 		} else {
 			keys = union(lists)
 		}
-		for _, k := range keys {
-			if err := out.key(ctx, k); err != nil {
-				return out.end(err)
-			}
+		if err := out.keys(ctx, keys); err != nil {
+			return out.end(err)
 		}
 	}
 	return nil
