@@ -33,19 +33,33 @@ func OpenTables(dir string, cass *cassandraio.Config, mustExist bool) (Tables, e
 		}
 		return &cassandraTables{Reader: r, cfg: *cass}, nil
 	}
-	if dir == "" {
-		return nil, errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
-	}
+	var st *storeio.Store
+	var err error
 	if mustExist {
-		if _, err := os.Stat(dir); err != nil {
-			return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
-		}
+		st, err = OpenExistingStore(dir)
+	} else if dir == "" {
+		err = errNoStore
+	} else {
+		st, err = storeio.Open(dir)
 	}
-	st, err := storeio.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	return storeTables{st}, nil
+}
+
+var errNoStore = errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
+
+// OpenExistingStore opens the store in dir for reading: a directory that
+// does not exist is an error, not a new empty store.
+func OpenExistingStore(dir string) (*storeio.Store, error) {
+	if dir == "" {
+		return nil, errNoStore
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
+	}
+	return storeio.Open(dir)
 }
 
 type storeTables struct{ *storeio.Store }

@@ -46,10 +46,18 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 
 // open opens the tables for reading.
 func (f *sinkFlags) open() (pipelines.Tables, error) {
-	if f.store != "" && f.cassandra != "" {
-		return nil, fmt.Errorf("pass either --store or --cassandra, not both")
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	return pipelines.OpenTables(f.store, f.cassandraConfig(), true)
+}
+
+// check says what is wrong with the flags' choice of tables.
+func (f *sinkFlags) check() error {
+	if f.store != "" && f.cassandra != "" {
+		return fmt.Errorf("pass either --store or --cassandra, not both")
+	}
+	return nil
 }
 
 // kafkaFlags select Kafka as the source.

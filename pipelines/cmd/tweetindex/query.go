@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -93,6 +93,7 @@ type queryCmd struct {
 	engine *query.Engine
 	reader query.Reader
 	out    resultWriter
+	note   string // printed on stderr after the answer: the next page's cursor
 	stdout io.Writer
 	stderr io.Writer
 }
@@ -157,6 +158,9 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	}
 	if err := stdout.Flush(); err != nil {
 		return err
+	}
+	if q.note != "" {
+		fmt.Fprintln(q.stderr, q.note)
 	}
 	if q.format == "table" && qc.name != "bench" {
 		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Microsecond))
@@ -244,8 +248,8 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 
 // openReader opens the tables of --store or --cassandra for reading.
 func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
-	if f.store != "" && f.cassandra != "" {
-		return nil, nil, errors.New("pass either --store or --cassandra, not both")
+	if err := f.check(); err != nil {
+		return nil, nil, err
 	}
 	if cfg := f.cassandraConfig(); cfg != nil {
 		r, err := cassandraio.NewReader(*cfg)
@@ -254,13 +258,7 @@ func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
 		}
 		return query.CassandraReader{Reader: r}, r, nil
 	}
-	if f.store == "" {
-		return nil, nil, errors.New("no tables to ask: pass --store DIR or --cassandra HOSTS")
-	}
-	if _, err := os.Stat(f.store); err != nil {
-		return nil, nil, fmt.Errorf("store %s does not exist: run tweetindex index first", f.store)
-	}
-	st, err := storeio.Open(f.store)
+	st, err := pipelines.OpenExistingStore(f.store)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -388,18 +386,10 @@ func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
 	if err != nil {
 		return err
 	}
-	if err := q.out.Flush(); err != nil {
-		return err
-	}
-	if f, ok := q.stdout.(*bufio.Writer); ok {
-		if err := f.Flush(); err != nil {
-			return err
-		}
-	}
 	if q.page.Limit > 0 && n == q.page.Limit {
-		fmt.Fprintf(q.stderr, "%d tweets; next page: --cursor %x\n", n, last[:])
+		q.note = fmt.Sprintf("%d tweets; next page: --cursor %x", n, last[:])
 	} else if q.format == "table" {
-		fmt.Fprintf(q.stderr, "%d tweets\n", n)
+		q.note = fmt.Sprintf("%d tweets", n)
 	}
 	return nil
 }

@@ -204,7 +204,7 @@ func TestQueryFlagErrors(t *testing.T) {
 	}{
 		{[]string{}, "name a question"},
 		{[]string{"countx"}, `unknown question "countx"`},
-		{[]string{"count"}, "pass --store DIR or --cassandra HOSTS"},
+		{[]string{"count"}, "no store: pass --store DIR (or --cassandra HOSTS)"},
 		{[]string{"count", "--store", filepath.Join(store, "nope")}, "does not exist: run tweetindex index first"},
 		{[]string{"count", "--store", store, "--from", "yesterday"}, `--from "yesterday": want an RFC 3339 time`},
 		{[]string{"count", "--store", store, "--from", "2026-11-02", "--to", "2026-11-01"}, "is not before --to"},
