@@ -26,8 +26,8 @@ type Engine struct {
 	// Parallel is the number of concurrent range reads of a box search
 	// (8 if 0).
 	Parallel int
-	// Budget is the number of geohash ranges a box is covered with
-	// (DefaultBudget if 0).
+	// Budget is the number of geohash ranges a box is covered with (if 0:
+	// the Reader's RangeBudget if it has one, else DefaultBudget).
 	Budget int
 
 	extentFrom, extentTo time.Time // the data's extent, read once

@@ -17,8 +17,10 @@ func ExampleCover() {
 	}
 	fmt.Println(fiji.Contains(-17.8, 179.9), fiji.Contains(-17.8, -179.5), fiji.Contains(-17.8, 170))
 	// Output:
-	// [{u09t u09u} {u09v u09x} {u09y u09z}]
-	// [2, 3)
-	// [r, s)
+	// [{u09td u09th} {u09ts u09u} {u09v8 u09v9} {u09vb u09vc} {u09w4 u09w6} {u09wh u09wk} {u09wn u09wq} {u09y0 u09y1}]
+	// [2h8, 2h9)
+	// [2hb, 2hc)
+	// [2j0, 2j1)
+	// [ru, rw)
 	// true true false
 }

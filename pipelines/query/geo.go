@@ -31,6 +31,9 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 	ranges := []HashRange{{Start: "", End: ""}}
 	if box != nil {
 		budget := e.Budget
+		if rb, ok := e.R.(interface{ RangeBudget() int }); ok && budget <= 0 {
+			budget = rb.RangeBudget()
+		}
 		if budget <= 0 {
 			budget = DefaultBudget
 		}

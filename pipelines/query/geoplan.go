@@ -70,49 +70,112 @@ type HashRange struct{ Start, End string }
 // DefaultBudget is the number of geohash ranges a box is covered with.
 const DefaultBudget = 32
 
-// Cover returns at most about budget geohash ranges, in order, whose union
-// holds every geohash of a point in the box, the way GeoMesa plans Z-curve
-// ranges: cells of the box's size are split into their 32 children while
-// the budget allows, cells wholly inside the box are kept whole, and the
-// cells at the finest level reached that straddle the edge are kept too (a
-// reader filters their points by exact coordinates). Adjacent cells merge
-// into one range. A box across the antimeridian is covered as its two
-// halves; a box touching a pole needs nothing special (geohash cells end
-// at ±90).
+// coverSlack is how much larger than the box Cover's cells may be before
+// it stops splitting them.
+const coverSlack = 2
+
+// Cover returns at most budget geohash ranges (and never fewer than the
+// cells of the first level the box touches), in order, whose union holds
+// every geohash of a point in the box, the way GeoMesa plans Z-curve
+// ranges: starting from the whole world, the coarsest cell that
+// straddles the box's edge is split into its 32 children (those wholly
+// inside are kept whole, those outside dropped, those on the edge split
+// again in their turn) as long as the ranges the cells merge into stay
+// within the budget. What cannot be split any more is read whole, and a
+// reader filters its points by exact coordinates. A box across the
+// antimeridian is covered as its two halves; a box touching a pole needs
+// nothing special (geohash cells end at ±90; schemas.Geohash keeps the
+// pole and lon 180 inside them).
 func Cover(b Box, budget int) []HashRange {
-	if budget < 1 {
-		budget = 1
-	}
+	budget = max(budget, 1)
+	// Plan for a box a hair larger: a point is matched in float32, and a
+	// cell that ends within that rounding of the edge must not be dropped.
+	const margin = 1e-4
 	boxes := b.parts()
-	var keep []string
-	level := []string{""}
-	for depth := 0; depth < schemas.GeohashLen && len(level) > 0; depth++ {
-		if len(keep)+32*len(level) > budget && depth > 0 {
-			keep = append(keep, level...) // out of budget: straddling cells stay whole
-			level = nil
-			break
+	for i := range boxes {
+		boxes[i].MinLat, boxes[i].MaxLat = boxes[i].MinLat-margin, boxes[i].MaxLat+margin
+		boxes[i].MinLon, boxes[i].MaxLon = boxes[i].MinLon-margin, boxes[i].MaxLon+margin
+	}
+	// cells holds every cell of the plan, sorted; joins counts the
+	// neighbours among them that merge into one range (mergeCells's rule),
+	// so the plan's ranges are len(cells) - joins.
+	cells := []string{""}
+	joins := 0
+	joined := func(i int) int { // 1 if cells[i] and cells[i+1] merge
+		if i >= 0 && i+1 < len(cells) && nextHash(cells[i]) == cells[i+1] {
+			return 1
 		}
-		var next []string
-		for _, cell := range level {
-			for _, c := range base32 {
-				child := cell + string(c)
-				bb := geohash.BoundingBox(child)
-				switch overlap(bb, boxes) {
-				case inside:
-					keep = append(keep, child)
-				case partial:
-					next = append(next, child)
-				}
+		return 0
+	}
+	// Splitting stops when the cells are within coverSlack of the box's
+	// area: more ranges would cost more reads than the rows they spare.
+	target := 0.0
+	for _, p := range b.parts() {
+		target += coverSlack * (p.MaxLat - p.MinLat) * (p.MaxLon - p.MinLon)
+	}
+	area := 360.0 * 180 // of the cells, in square degrees
+	edge := []string{""} // cells on the edge still to split, coarsest first
+	for len(edge) > 0 && area > target {
+		cell := edge[0]
+		edge = edge[1:]
+		if len(cell) == schemas.GeohashLen {
+			continue
+		}
+		var children, onEdge []string
+		childArea := 0.0
+		for _, c := range base32 {
+			child := cell + string(c)
+			bb := geohash.BoundingBox(child)
+			switch overlap(bb, boxes) {
+			case inside:
+				children = append(children, child)
+			case partial:
+				children = append(children, child)
+				onEdge = append(onEdge, child)
+			default:
+				continue
+			}
+			childArea += (bb.MaxLat - bb.MinLat) * (bb.MaxLng - bb.MinLng)
+		}
+		if len(children) == 0 {
+			continue // cannot happen: a cell on the edge has a child there
+		}
+		// Replace cell by its children (which sort right after it) if the
+		// ranges stay within the budget; the world is always split.
+		i, _ := slices.BinarySearch(cells, cell)
+		lost := joined(i-1) + joined(i)
+		gained := 0
+		for k := 1; k < len(children); k++ {
+			if nextHash(children[k-1]) == children[k] {
+				gained++
 			}
 		}
-		level = next
+		if i+1 < len(cells) && nextHash(children[len(children)-1]) == cells[i+1] {
+			gained++
+		}
+		ranges := len(cells) - 1 + len(children) - (joins - lost + gained)
+		if cell != "" && ranges > budget {
+			continue // splitting it costs more ranges than the budget has: read it whole
+		}
+		cells = slices.Replace(cells, i, i+1, children...)
+		joins += gained - lost
+		bb := geohash.BoundingBox(cell)
+		if cell == "" {
+			bb = geohash.Box{MinLat: -90, MaxLat: 90, MinLng: -180, MaxLng: 180}
+		}
+		area += childArea - (bb.MaxLat-bb.MinLat)*(bb.MaxLng-bb.MinLng)
+		edge = append(edge, onEdge...)
 	}
-	keep = append(keep, level...) // straddling cells at full precision
-	slices.Sort(keep)
+	return mergeCells(cells)
+}
+
+// mergeCells returns the ranges of sorted cells, adjacent cells merged
+// into one range.
+func mergeCells(cells []string) []HashRange {
 	var out []HashRange
-	for _, p := range keep {
+	for _, p := range cells {
 		r := HashRange{Start: p, End: nextHash(p)}
-		if n := len(out); n > 0 && (out[n-1].End == r.Start) {
+		if n := len(out); n > 0 && out[n-1].End == r.Start {
 			out[n-1].End = r.End
 			continue
 		}

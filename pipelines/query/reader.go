@@ -53,6 +53,11 @@ func (r StoreReader) ScanAll(ctx context.Context, table schemas.Table, fn func(k
 // clustering order and filtered to the range.
 type CassandraReader struct{ Reader *cassandraio.Reader }
 
+// RangeBudget is the geohash ranges a box is covered with on Cassandra:
+// each range is a query per spread and day (255 a day), so fewer, wider
+// ranges than on the store, where a range is a seek.
+func (CassandraReader) RangeBudget() int { return 8 }
+
 // Get reads one cell.
 func (r CassandraReader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
 	return r.Reader.Get(ctx, table, key)
