@@ -51,14 +51,13 @@ type benchQuestion struct {
 	index, scan func(context.Context) (string, int64, error)
 }
 
-// Bench answers the ten questions of the seed thesis from the indexes and
-// by a full scan of the raw table, on whatever the tables hold, and times
+// Bench answers the ten questions of the seed thesis from the indexes
+// (with e) and by a full scan of the raw table, on whatever the tables hold, and times
 // both. The ranges are cut from the data's extent (its middle hour, the
 // six and 24 hours around it, all of it); the terms and the box are picked
 // from the tweets of the middle hour.
-func Bench(ctx context.Context, r Reader, o BenchOptions) ([]BenchResult, error) {
-	e := NewEngine(r)
-	sc := Scanner{R: r}
+func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error) {
+	sc := Scanner{R: e.R}
 	from, to, err := e.Extent(ctx)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ type Engine struct {
 	// R reads the tables.
 	R Reader
 	// Parallel is the number of concurrent range reads of a box search
-	// (8 if 0).
+	// (if 0: the Reader's ParallelReads if it has one, else 8).
 	Parallel int
 	// Budget is the number of geohash ranges a box is covered with (if 0:
 	// the Reader's RangeBudget if it has one, else DefaultBudget).

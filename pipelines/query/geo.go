@@ -40,6 +40,9 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 		ranges = Cover(*box, budget)
 	}
 	workers := e.Parallel
+	if pr, ok := e.R.(interface{ ParallelReads() int }); ok && workers <= 0 {
+		workers = pr.ParallelReads()
+	}
 	if workers <= 0 {
 		workers = 8
 	}

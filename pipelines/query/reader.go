@@ -58,6 +58,10 @@ type CassandraReader struct{ Reader *cassandraio.Reader }
 // ranges than on the store, where a range is a seek.
 func (CassandraReader) RangeBudget() int { return 8 }
 
+// ParallelReads is how many range reads a box search keeps in flight on
+// Cassandra: each is a round trip, and one connection carries many.
+func (CassandraReader) ParallelReads() int { return 32 }
+
 // Get reads one cell.
 func (r CassandraReader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
 	return r.Reader.Get(ctx, table, key)

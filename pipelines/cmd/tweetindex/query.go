@@ -117,7 +117,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	qc := questionCommands[i]
 	stdout := bufio.NewWriterSize(stdoutW, 64<<10)
 	defer stdout.Flush()
-	q := &queryCmd{stdout: stdout, stderr: stderr}
+	q := &queryCmd{stdout: stdout, stderr: stderr, engine: &query.Engine{}}
 	fs := flag.NewFlagSet("query "+qc.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	q.register(fs, qc)
@@ -142,7 +142,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 		return err
 	}
 	defer closer.Close()
-	q.reader, q.engine = r, query.NewEngine(r)
+	q.reader, q.engine.R = r, r
 	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
 		return err
 	}
@@ -180,6 +180,10 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	fs.StringVar(&q.format, "format", format, "output: table (aligned, for people), jsonl or csv")
 	if qc.flags&withBox != 0 {
 		fs.StringVar(&q.bbox, "bbox", "", "bounding box minLon,minLat,maxLon,maxLat in degrees")
+	}
+	if qc.flags&withBox != 0 || qc.name == "bench" {
+		fs.IntVar(&q.engine.Budget, "ranges", 0, "cover a box with at most this many geohash ranges (default 32 on a store, 8 on Cassandra)")
+		fs.IntVar(&q.engine.Parallel, "parallel", 0, "concurrent range reads of a box search (default 8 on a store, 32 on Cassandra)")
 	}
 	if qc.flags&withStep != 0 {
 		fs.StringVar(&q.by, "by", "hour", "step of the series: minute, hour or day")
@@ -232,6 +236,9 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		var k schemas.RowKey
 		copy(k[:], b)
 		q.page.After = &k
+	}
+	if q.engine.Budget < 0 || q.engine.Parallel < 0 {
+		return fmt.Errorf("--ranges and --parallel want 1 or more")
 	}
 	if q.limit < 0 {
 		return fmt.Errorf("--limit %d: want 0 (all) or more", q.limit)
@@ -411,7 +418,7 @@ func (q *queryCmd) bench(ctx context.Context) error {
 	if q.filter != (query.Filter{}) {
 		return errors.New("bench picks its own ranges: drop --from, --to and --lang")
 	}
-	rs, err := query.Bench(ctx, q.reader, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: q.stderr})
+	rs, err := query.Bench(ctx, q.engine, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: q.stderr})
 	if err != nil {
 		return err
 	}
