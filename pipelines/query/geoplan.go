@@ -113,7 +113,7 @@ func Cover(b Box, budget int) []HashRange {
 	for _, p := range b.parts() {
 		target += coverSlack * (p.MaxLat - p.MinLat) * (p.MaxLon - p.MinLon)
 	}
-	area := 360.0 * 180 // of the cells, in square degrees
+	area := 360.0 * 180  // of the cells, in square degrees
 	edge := []string{""} // cells on the edge still to split, coarsest first
 	for len(edge) > 0 && area > target {
 		cell := edge[0]
