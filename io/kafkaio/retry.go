@@ -17,26 +17,14 @@ const (
 	maxBackoff = 2 * time.Second
 )
 
-// errPermanent marks an error that retrying cannot fix.
-type errPermanent struct{ err error }
-
-func (e errPermanent) Error() string { return e.err.Error() }
-func (e errPermanent) Unwrap() error { return e.err }
-
-// permanent wraps err so that retry gives up at once.
-func permanent(err error) error { return errPermanent{err} }
-
 // retryable reports whether a failed broker call may succeed if repeated:
 // network failures and Kafka's temporary errors (leader changes, a
 // coordinator loading) may; Kafka's other errors (authentication and
 // authorization failures, bad requests), untrusted certificates and a
 // cancelled context may not.
 func retryable(err error) bool {
-	var perm errPermanent
 	switch {
 	case err == nil:
-		return false
-	case errors.As(err, &perm):
 		return false
 	case errors.Is(err, context.Canceled):
 		return false

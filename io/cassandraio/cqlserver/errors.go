@@ -42,10 +42,6 @@ func errInvalid(format string, args ...any) *cqlError {
 	return &cqlError{code: codeInvalid, msg: fmt.Sprintf(format, args...)}
 }
 
-func errSyntax(format string, args ...any) *cqlError {
-	return &cqlError{code: codeSyntax, msg: fmt.Sprintf(format, args...)}
-}
-
 func errUnavailable(cl uint16) *cqlError {
 	return &cqlError{code: codeUnavailable, msg: "Cannot achieve consistency level " + consistencyName(cl) + " (injected fault)",
 		extra: func(w *writer) { w.short(cl); w.int(2); w.int(1) }}

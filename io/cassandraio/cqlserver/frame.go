@@ -237,7 +237,6 @@ func (w *writer) finish() []byte {
 func (w *writer) byte(v byte)    { w.b = append(w.b, v) }
 func (w *writer) short(v uint16) { w.b = binary.BigEndian.AppendUint16(w.b, v) }
 func (w *writer) int(v int32)    { w.b = binary.BigEndian.AppendUint32(w.b, uint32(v)) }
-func (w *writer) long(v int64)   { w.b = binary.BigEndian.AppendUint64(w.b, uint64(v)) }
 
 func (w *writer) string(s string) {
 	if len(s) > math.MaxUint16 {
