@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream bench-query test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short bench sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -39,6 +39,19 @@ bench-query: build
 	  touch $(BENCHQ_DIR)/indexed; \
 	fi
 	./$(BIN) query bench --store $(BENCHQ_DIR)/store
+
+## bench-query-cassandra: the same through gocql against devcql (the in-memory CQL test server on
+## 127.0.0.1:$(DEVCQL_PORT)), on $(BENCHQC_N) tweets; devcql is stopped at the end.
+BENCHQC_N   ?= 100000
+DEVCQL_PORT ?= 19042
+bench-query-cassandra: build
+	$(GO) build -o bin/devcql ./pipelines/cmd/devcql
+	@if [ ! -d .tweetindex/benchqc-$(BENCHQC_N) ]; then \
+	  $(GO) run ./testdata/gen bench -n $(BENCHQC_N) -seed 6006 -span 72h -gzip -out .tweetindex/benchqc-$(BENCHQC_N); fi
+	@set -e; ./bin/devcql -addr 127.0.0.1:$(DEVCQL_PORT) > /dev/null & pid=$$!; trap "kill $$pid" EXIT; sleep 1; \
+	  ./$(BIN) schema apply --cassandra 127.0.0.1:$(DEVCQL_PORT); \
+	  ./$(BIN) index --input '.tweetindex/benchqc-$(BENCHQC_N)/*.jsonl.gz' --cassandra 127.0.0.1:$(DEVCQL_PORT); \
+	  ./$(BIN) query bench --cassandra 127.0.0.1:$(DEVCQL_PORT)
 
 ## demo-stream: a Kafka broker on 127.0.0.1 (devbroker), the sample replayed into it at a
 ## steady rate, and the streaming pipeline reading it into $(DEMO_STORE), printing the counts
