@@ -59,8 +59,8 @@ const (
 // page is full. Tweets are read a chunk at a time, in parallel.
 func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 	if o.page.After != nil {
-		i, _ := slices.BinarySearchFunc(ks, *o.page.After, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
-		for i < len(ks) && bytes.Compare(ks[i][:], o.page.After[:]) <= 0 {
+		i, found := slices.BinarySearchFunc(ks, *o.page.After, compareKeys)
+		if found {
 			i++
 		}
 		ks = ks[i:]

@@ -142,7 +142,7 @@ func (sc Scanner) Users(ctx context.Context, f Filter) ([]UserShare, error) {
 }
 
 func sortKeys(keys []schemas.RowKey) {
-	slices.SortFunc(keys, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
+	slices.SortFunc(keys, compareKeys)
 }
 
 // Export writes the stored JSON of the tweets as lines to w, in the raw
@@ -155,3 +155,6 @@ func (sc Scanner) Export(ctx context.Context, f Filter, w io.Writer) (int64, err
 	})
 	return n, err
 }
+
+// compareKeys orders row keys as the tables do.
+func compareKeys(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) }
