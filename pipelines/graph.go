@@ -1,7 +1,6 @@
 package pipelines
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -84,12 +83,15 @@ func (c Config) Source() string {
 // Build adds the tweetindex graph to s:
 //
 //	source (archive files | Kafka)        -> []schemas.Record batches
-//	  -> Parse                             -> tweets keyed by dedup shard, stamped with their minute
+//	  -> Parse                             -> tweets keyed by day and dedup shard
 //	                                       -> dead letters (cells)
-//	  -> Dedup (by id, per minute and shard, state expiring after the horizon) -> distinct tweets
+//	  -> Dedup (by id, per day and shard, state expiring after the horizon) -> distinct tweets
 //	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
 //	  -> sink (embedded store | Cassandra)
-func Build(s beam.Scope, cfg Config) error {
+//
+// base holds the frequency counts a resumed stream continues (see
+// FrequencyBase; empty for every other run). Build does no I/O.
+func Build(s beam.Scope, cfg Config, base transforms.FrequencyBase) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -100,10 +102,7 @@ func Build(s beam.Scope, cfg Config) error {
 		records = archiveio.Read(s, cfg.Input, cfg.Archive)
 	}
 
-	freq, err := FrequencyOptions(context.Background(), cfg) // early firings when streaming; a resumed stream's counts
-	if err != nil {
-		return err
-	}
+	freq := FrequencyOptions(cfg, base) // early firings when streaming; a resumed stream's counts
 	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)

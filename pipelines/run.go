@@ -29,8 +29,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	tuneForRunner()
+	base, err := FrequencyBase(ctx, cfg)
+	if err != nil {
+		return Summary{}, err
+	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, cfg); err != nil {
+	if err := Build(s, cfg, base); err != nil {
 		return Summary{}, err
 	}
 	started := time.Now()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/transforms"
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -527,10 +528,7 @@ func TestStreamingMatchesKafkaRead(t *testing.T) {
 			if got := cfg.Streaming(); got != tc.want {
 				t.Errorf("Streaming() = %v, want %v", got, tc.want)
 			}
-			opts, err := FrequencyOptions(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			opts := FrequencyOptions(cfg, transforms.FrequencyBase{})
 			if early := opts.EarlyFiring > 0; early != tc.want {
 				t.Errorf("early firings = %v (%v), want %v", early, opts.EarlyFiring, tc.want)
 			}

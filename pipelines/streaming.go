@@ -21,15 +21,14 @@ func (c Config) Streaming() bool {
 // cfg: early firings (a minute's running count written within seconds)
 // when the input is unbounded, none in a batch run, whose windows all
 // close at the end of the input and whose counts are then written once;
-// and the counts a resumed stream continues (FrequencyBase).
-func FrequencyOptions(ctx context.Context, cfg Config) (transforms.FrequencyOptions, error) {
-	var opts transforms.FrequencyOptions
+// late tweets counted for as long as they are deduplicated (the horizon);
+// and base, the counts a resumed stream continues (FrequencyBase).
+func FrequencyOptions(cfg Config, base transforms.FrequencyBase) transforms.FrequencyOptions {
+	opts := transforms.FrequencyOptions{Lateness: cfg.Horizon, Base: base}
 	if cfg.Streaming() {
 		opts.EarlyFiring = transforms.FiringDelay
 	}
-	var err error
-	opts.Base, err = FrequencyBase(ctx, cfg)
-	return opts, err
+	return opts
 }
 
 // Resumes reports whether cfg continues earlier runs of the same stream: a

@@ -13,11 +13,12 @@ import (
 )
 
 // TestDedupStateExpiresAfterHorizon drives Parse and Dedup with a test
-// stream: a tweet, the watermark moved 10 minutes past its minute, then a
-// second copy of the tweet. Within the horizon the copy is a duplicate;
-// with a horizon of one minute the minute's ids were cleared when the
-// watermark passed minute end + horizon, so the copy is let through (the
-// state that bounds memory on an endless stream is really dropped).
+// stream: a tweet, the watermark moved 10 minutes past the end of its day
+// (the dedup bucket), then a second copy of the tweet. Within the horizon
+// the copy is a duplicate; with a horizon of one minute the day's ids were
+// cleared when the watermark passed day end + horizon, so the copy is let
+// through (the state that bounds memory on an endless stream is really
+// dropped, and the process's copy of it too).
 func TestDedupStateExpiresAfterHorizon(t *testing.T) {
 	m := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	tweet := []byte(fmt.Sprintf(`{"created_at":%q,"id_str":"42","text":"hello","lang":"en","user":{"name":"n","screen_name":"s"}}`,
@@ -40,10 +41,11 @@ func TestDedupStateExpiresAfterHorizon(t *testing.T) {
 			if err := ts.AddElements(ms(m.Add(5*time.Second)), records(1)); err != nil {
 				t.Fatal(err)
 			}
-			if err := ts.AdvanceWatermark(ms(m.Add(10 * time.Minute))); err != nil {
+			dayEnd := m.Truncate(DedupBucket).Add(DedupBucket)
+			if err := ts.AdvanceWatermark(ms(dayEnd.Add(10 * time.Minute))); err != nil {
 				t.Fatal(err)
 			}
-			if err := ts.AddElements(ms(m.Add(10*time.Minute)), records(2)); err != nil {
+			if err := ts.AddElements(ms(dayEnd.Add(10*time.Minute)), records(2)); err != nil {
 				t.Fatal(err)
 			}
 			if err := ts.AdvanceWatermarkToInfinity(); err != nil {

@@ -2,9 +2,11 @@ package transforms
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window/trigger"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/state"
@@ -14,13 +16,21 @@ import (
 )
 
 func init() {
-	register.DoFn2x0[TweetBatch, func(string, int64)](&CountLangFn{})
-	register.Emitter2[string, int64]()
-	register.Function2x1(sum)
-	register.DoFn5x1[context.Context, state.Provider, string, int64, func(string, int64), error](&GrowingTotalFn{})
-	register.DoFn3x0[string, int64, func([]schemas.Cell)](&FrequencyCellFn{})
+	register.DoFn2x0[TweetBatch, func(beam.EventTime, int64, MinuteCounts)](&CountLangFn{})
+	register.Emitter3[beam.EventTime, int64, MinuteCounts]()
+	register.Combiner3[MinuteCounts, MinuteCounts, MinuteCounts](&countsCombineFn{})
+	register.DoFn5x1[context.Context, state.Provider, int64, MinuteCounts, func([]schemas.Cell), error](&GrowingTotalFn{})
 	beam.RegisterType(reflectTypeOf[FrequencyBase]())
+	beam.RegisterType(reflectTypeOf[MinuteCounts]())
+	beam.RegisterCoder(reflectTypeOf[MinuteCounts](), encodeMinuteCounts, decodeMinuteCounts)
 }
+
+// CountWindow is the width of the event-time windows the frequency table
+// is counted in. Each window holds the counts of its minutes (MinuteCounts)
+// under one key: an hour, so that a run over a month has 720 windows to
+// close, not 43,200 minutes times their languages, and a streaming pane
+// rewrites at most an hour of cells (only those that changed).
+const CountWindow = time.Hour
 
 // FiringDelay is how long after the first tweet of a pane the count of a
 // minute is written: the delay of late panes, and the early-firing delay a
@@ -29,6 +39,10 @@ const FiringDelay = 2 * time.Second
 
 // FrequencyOptions tune TweetFrequencyWith.
 type FrequencyOptions struct {
+	// Lateness is how long after the end of its window a tweet is still
+	// counted (a late pane rewrites the window's counts); later tweets are
+	// dropped by the runner. The dedup horizon; DefaultHorizon if 0.
+	Lateness time.Duration
 	// EarlyFiring, when positive, makes a minute's window fire with its
 	// running total this long after the first tweet of each pane before
 	// the end of the minute (early panes; FiringDelay is a good value), so
@@ -69,36 +83,39 @@ func TweetFrequency(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 }
 
 // TweetFrequencyWith returns the TweetFrequency cells of deduplicated
-// tweets: per 1-minute event-time window and language, the absolute number
-// of tweets, written as soon as it is known and rewritten as it grows.
+// tweets: per minute and language, the absolute number of tweets, written
+// as soon as it is known and rewritten as it grows.
 //
-// The windows fire (FrequencyTrigger) with early panes while tweets of the
-// minute arrive (if opts.EarlyFiring is set: streaming runs set it), once
-// when the watermark passes the end of the minute, and
-// with late panes for tweets that arrive after that but within the allowed
-// lateness of tweets (the dedup horizon, taken from the windowing of
-// tweets; later ones are dropped by the runner, as Dedup drops them). Panes
-// accumulate: each holds the minute's total so far, which overwrites the
-// stored count, so a retried or re-fired window never adds to it.
+// Tweets are counted per minute and language in 1-hour event-time windows
+// (CountWindow), one key per window, the counts of a window's minutes
+// together in one MinuteCounts. The windows fire (FrequencyTrigger) with
+// early panes while tweets of the hour arrive (if opts.EarlyFiring is set:
+// streaming runs set it), once when the watermark passes the end of the
+// hour, and with late panes for tweets that arrive after that but within
+// opts.Lateness (later ones are dropped by the runner). Panes accumulate:
+// each holds the window's totals so far, which overwrite the stored
+// counts, so a retried or re-fired window never adds to them.
 //
-// Counts are summed per key by a combiner (lifted before the shuffle).
+// Counts are summed per window by a combiner (lifted before the shuffle).
 // Runners do not order the panes of a window on their way to the sink (two
-// may travel in concurrent bundles), so GrowingTotalFn, keyed by minute and
-// language, lets a total through only if it is larger than every total it
-// let through before: the last count written is the largest, which in
-// accumulating mode is the latest. On a bounded input the on-time pane is
-// the final count, the same as without triggers.
+// may travel in concurrent bundles), so GrowingTotalFn, keyed by window,
+// lets a pane through only if its total is larger than every total it let
+// through before, and writes only the cells whose counts changed. On a
+// bounded input the on-time pane is the final count, the same as without
+// triggers.
 func TweetFrequencyWith(s beam.Scope, tweets beam.PCollection, opts FrequencyOptions) beam.PCollection {
 	s = s.Scope("TweetFrequency")
-	lateness := time.Duration(tweets.WindowingStrategy().AllowedLateness) * time.Millisecond
+	lateness := opts.Lateness
+	if lateness <= 0 {
+		lateness = DefaultHorizon
+	}
 	partial := beam.ParDo(s, &CountLangFn{}, tweets)
-	windowed := beam.WindowInto(s, window.NewFixedWindows(Minute), partial,
+	windowed := beam.WindowInto(s, window.NewFixedWindows(CountWindow), partial,
 		beam.Trigger(FrequencyTrigger(opts.EarlyFiring)),
 		beam.PanesAccumulate(),
 		beam.AllowedLateness(lateness))
-	totals := beam.CombinePerKey(s, sum, windowed)
-	growing := beam.ParDo(s, &GrowingTotalFn{Max: state.MakeValueState[int64]("max"), Base: opts.Base}, totals)
-	return beam.ParDo(s, &FrequencyCellFn{}, growing)
+	totals := beam.CombinePerKey(s, &countsCombineFn{}, windowed)
+	return beam.ParDo(s, &GrowingTotalFn{Last: state.MakeValueState[[]byte]("last"), Base: opts.Base}, totals)
 }
 
 // FrequencyTrigger is the trigger of the frequency windows: at the end of
@@ -119,79 +136,172 @@ func FrequencyTrigger(early time.Duration) trigger.Trigger {
 		LateFiring(trigger.Repeat(trigger.AfterProcessingTime().PlusDelay(FiringDelay)))
 }
 
-// CountLangFn counts the tweets of a batch per minute and language. The key
-// is the row of TweetFrequency: YYYYMMDDhhmm followed by the language tag.
+// MinuteCounts holds tweet counts per minute and language, keyed by the
+// row of TweetFrequency: YYYYMMDDhhmm followed by the language tag.
+type MinuteCounts struct {
+	Counts map[string]int64
+}
+
+// Total returns the sum of the counts.
+func (m MinuteCounts) Total() int64 {
+	var n int64
+	for _, c := range m.Counts {
+		n += c
+	}
+	return n
+}
+
+// CountLangFn counts the tweets of a batch per minute and language, and
+// emits the counts of each hour of the batch stamped with the start of
+// that hour, keyed by it (Unix seconds).
 type CountLangFn struct{}
 
-// ProcessElement emits one partial count per minute and language of the batch.
-func (f *CountLangFn) ProcessElement(b TweetBatch, emit func(string, int64)) {
-	counts := make(map[string]int64, 4)
-	var order []string
+// ProcessElement emits one MinuteCounts per hour of the batch.
+func (f *CountLangFn) ProcessElement(b TweetBatch, emit func(beam.EventTime, int64, MinuteCounts)) {
+	width := int64(CountWindow / time.Second)
+	hours := make(map[int64]MinuteCounts, 1)
+	var order []int64
 	for i := range b.Tweets {
-		k := schemas.Minute(b.Tweets[i].CreatedAt) + b.Tweets[i].Lang
-		if _, ok := counts[k]; !ok {
-			order = append(order, k)
+		h := floorDiv(b.Tweets[i].CreatedAt, width) * width
+		m, ok := hours[h]
+		if !ok {
+			m = MinuteCounts{Counts: make(map[string]int64, 4)}
+			hours[h] = m
+			order = append(order, h)
 		}
-		counts[k]++
+		m.Counts[schemas.Minute(b.Tweets[i].CreatedAt)+b.Tweets[i].Lang]++
 	}
-	for _, k := range order {
-		emit(k, counts[k])
+	for _, h := range order {
+		emit(mtime.FromMilliseconds(h*1000), h, hours[h])
 	}
 }
 
-func sum(a, b int64) int64 { return a + b }
+// countsCombineFn adds MinuteCounts.
+type countsCombineFn struct{}
 
-// stalePanes counts window totals that GrowingTotalFn held back because a
+func (countsCombineFn) CreateAccumulator() MinuteCounts {
+	return MinuteCounts{Counts: map[string]int64{}}
+}
+
+func (c countsCombineFn) AddInput(a, in MinuteCounts) MinuteCounts { return c.MergeAccumulators(a, in) }
+
+func (countsCombineFn) MergeAccumulators(a, b MinuteCounts) MinuteCounts {
+	if a.Counts == nil {
+		a.Counts = make(map[string]int64, len(b.Counts))
+	}
+	for k, n := range b.Counts {
+		a.Counts[k] += n
+	}
+	return a
+}
+
+func (countsCombineFn) ExtractOutput(a MinuteCounts) MinuteCounts { return a }
+
+// stalePanes counts window panes that GrowingTotalFn held back because a
 // larger one had already been let through (panes that overtook each other).
 var stalePanes = beam.NewCounter(Namespace, "frequency_stale_panes")
 
-// GrowingTotalFn lets through the totals of a minute and language that are
-// larger than every total it let through before, so that the last count
-// written for a key is its largest. In accumulating mode totals only grow
-// from pane to pane (tweets are never taken back), so the largest is the
-// latest; an equal total (an on-time pane after an early pane with nothing
-// new) is not written again. The base count of the key, if any, is added
-// to every total.
+// GrowingTotalFn turns the panes of a window's counts into TweetFrequency
+// cells. It lets a pane through only if its total is larger than every
+// total it let through before, so that the last count written for a
+// minute and language is its largest: in accumulating mode totals only
+// grow from pane to pane (tweets are never taken back), so the largest is
+// the latest. Of a pane it lets through, it writes the cells whose counts
+// differ from the last ones it wrote (an on-time pane after an early pane
+// with nothing new writes nothing). The base count of a minute and
+// language, if any, is added to its count.
 type GrowingTotalFn struct {
-	// Max is the largest total let through, per key and window.
-	Max state.Value[int64]
-	// Base holds the counts to continue, added to the totals of their keys.
+	// Last holds the counts written last, per window (encoded MinuteCounts).
+	Last state.Value[[]byte]
+	// Base holds the counts to continue, added to the counts of their keys.
 	Base FrequencyBase
 
 	base map[string]int64 // Base as a map, built once
 }
 
-// ProcessElement lets total through if it is larger than any before it.
-func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, key string, total int64, emit func(string, int64)) error {
+// ProcessElement writes the cells of counts that grew.
+func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, _ int64, counts MinuteCounts, emit func([]schemas.Cell)) error {
 	if f.base == nil {
 		f.base = make(map[string]int64, f.Base.Len())
 		for i, k := range f.Base.Keys {
 			f.base[k] = f.Base.Counts[i]
 		}
 	}
-	total += f.base[key]
-	max, ok, err := f.Max.Read(sp)
+	enc, ok, err := f.Last.Read(sp)
 	if err != nil {
 		return err
 	}
-	if ok && total <= max {
-		if total < max {
+	var last MinuteCounts
+	if ok {
+		if last, err = decodeMinuteCounts(enc); err != nil {
+			return err
+		}
+	}
+	if ok && counts.Total() <= last.Total()-f.baseOf(last) {
+		if counts.Total() < last.Total()-f.baseOf(last) {
 			stalePanes.Inc(ctx, 1)
 		}
 		return nil
 	}
-	if err := f.Max.Write(sp, total); err != nil {
+	next := MinuteCounts{Counts: make(map[string]int64, len(counts.Counts))}
+	var cells []schemas.Cell
+	n := len(schemas.MinuteLayout)
+	for _, k := range sortedKeys(counts.Counts) {
+		c := counts.Counts[k] + f.base[k]
+		next.Counts[k] = c
+		if c != last.Counts[k] {
+			cells = append(cells, schemas.FrequencyRow{Minute: k[:n], Lang: k[n:], Count: c}.Cell())
+		}
+	}
+	if err := f.Last.Write(sp, encodeMinuteCounts(next)); err != nil {
 		return err
 	}
-	emit(key, total)
+	if len(cells) > 0 {
+		emit(cells)
+	}
 	return nil
 }
 
-// FrequencyCellFn turns a total per minute and language into its cell.
-type FrequencyCellFn struct{}
+// baseOf returns the part of m's total that is base counts.
+func (f *GrowingTotalFn) baseOf(m MinuteCounts) int64 {
+	var n int64
+	for k := range m.Counts {
+		n += f.base[k]
+	}
+	return n
+}
 
-// ProcessElement emits the cell of one minute and language.
-func (f *FrequencyCellFn) ProcessElement(key string, count int64, emit func([]schemas.Cell)) {
-	n := len(schemas.MinuteLayout)
-	emit([]schemas.Cell{schemas.FrequencyRow{Minute: key[:n], Lang: key[n:], Count: count}.Cell()})
+func sortedKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// encodeMinuteCounts encodes m with its keys in order: equal counts give
+// equal bytes.
+func encodeMinuteCounts(m MinuteCounts) []byte {
+	e := encoder{b: make([]byte, 0, 24*len(m.Counts)+4)}
+	e.uvarint(uint64(len(m.Counts)))
+	for _, k := range sortedKeys(m.Counts) {
+		e.str(k)
+		e.varint(m.Counts[k])
+	}
+	return e.b
+}
+
+func decodeMinuteCounts(p []byte) (MinuteCounts, error) {
+	d := decoder{b: p}
+	n := d.uvarint()
+	if n > uint64(len(p)) {
+		return MinuteCounts{}, errShort
+	}
+	m := MinuteCounts{Counts: make(map[string]int64, n)}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		k := d.str()
+		m.Counts[k] = d.varint()
+	}
+	return m, d.err
 }

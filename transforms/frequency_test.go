@@ -20,8 +20,8 @@ import (
 
 func init() {
 	register.Function2x1(tweetFromSpec)
-	register.Function2x1(keyedTotalFromSpec)
-	register.Function3x0(totalString)
+	register.Function2x1(countsFromSpec)
+	register.Function2x1(langTotal)
 	register.Function1x2(splitTotal)
 	register.Function2x1(maxTotal)
 	register.Function2x1(formatTotal)
@@ -67,78 +67,80 @@ func spec(id int, d time.Duration, lang string) string {
 	return fmt.Sprintf("%d %d %s", id, minuteM.Add(d).Unix(), lang)
 }
 
-// TestFrequencyLateTweetRefiresWithTotal streams tweets of two minutes
-// through TweetFrequency (teststream on prism): the minute fires when the
-// watermark passes its end, and a tweet that arrives after that, within the
-// allowed lateness, fires it again with the accumulated total (3, not the 1
-// of a discarding pane), which is the count that stays written.
+// TestFrequencyLateTweetRefiresWithTotal streams tweets of two hours
+// through TweetFrequency (teststream on prism): the hour's window fires
+// when the watermark passes its end, and a tweet that arrives after that,
+// within the allowed lateness, fires it again with the accumulated total
+// (3, not the 1 of a discarding pane), which is the count that stays
+// written.
 func TestFrequencyLateTweetRefiresWithTotal(t *testing.T) {
 	cfg := teststream.NewConfig()
 	must := func(err error) {
-		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	must(cfg.AddElements(at(10*time.Second), spec(1, 10*time.Second, "en"), spec(2, 11*time.Second, "en")))
 	must(cfg.AddElements(at(20*time.Second), spec(3, 20*time.Second, "ja")))
-	must(cfg.AdvanceWatermark(at(61 * time.Second)))                         // minute M is over: on-time pane
+	must(cfg.AdvanceWatermark(at(time.Hour + time.Second)))                  // the hour of minute M is over: on-time pane
 	must(cfg.AddElements(at(30*time.Second), spec(4, 30*time.Second, "en"))) // late for minute M
-	must(cfg.AddElements(at(70*time.Second), spec(5, 70*time.Second, "en"))) // minute M+1
-	must(cfg.AdvanceWatermark(at(2 * time.Minute)))
+	must(cfg.AddElements(at(time.Hour+10*time.Second), spec(5, time.Hour+10*time.Second, "en")))
+	must(cfg.AdvanceWatermark(at(2 * time.Hour)))
 	must(cfg.AddElements(at(40*time.Second), spec(6, 40*time.Second, "ja"))) // late again
 	must(cfg.AdvanceWatermarkToInfinity())
 
 	p, s := beam.NewPipelineWithRoot()
 	tweets := beam.ParDo(s, tweetFromSpec, teststream.Create(s, cfg))
-	windowed := beam.WindowInto(s, window.NewFixedWindows(Minute), tweets, beam.AllowedLateness(DefaultHorizon))
-	cells := TweetFrequency(s, windowed)
+	cells := TweetFrequency(s, tweets)
 	written := beam.WindowInto(s, window.NewGlobalWindows(), beam.ParDo(s, frequencyRowString, cells))
 	// Panes may be merged or reordered by the runner; what must hold is
 	// that the largest count written per minute and language, the one the
 	// table keeps, is the accumulated total (3, not a discarding pane's 1).
 	last := beam.ParDo(s, formatTotal, beam.CombinePerKey(s, maxTotal, beam.ParDo(s, splitTotal, written)))
-	passert.Equals(s, last, "202611011200/en=3", "202611011200/ja=2", "202611011201/en=1")
+	passert.Equals(s, last, "202611011200/en=3", "202611011200/ja=2", "202611011300/en=1")
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// keyedTotalFromSpec turns "KEY TOTAL" into a keyed total.
-func keyedTotalFromSpec(spec string, emit func(string, int64)) error {
-	k, v, ok := strings.Cut(spec, " ")
-	if !ok {
-		return fmt.Errorf("bad total spec %q", spec)
+// countsFromSpec turns "LANG:N LANG:N ..." into the counts of minuteM, one
+// pane of the window of minuteM's hour.
+func countsFromSpec(spec string, emit func(int64, MinuteCounts)) error {
+	m := MinuteCounts{Counts: map[string]int64{}}
+	for _, f := range strings.Fields(spec) {
+		lang, v, ok := strings.Cut(f, ":")
+		if !ok {
+			return fmt.Errorf("bad counts spec %q", spec)
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return err
+		}
+		m.Counts[schemas.Minute(minuteM.Unix())+lang] = n
 	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return err
-	}
-	emit(k, n)
+	emit(minuteM.Unix(), m)
 	return nil
 }
 
-func totalString(k string, n int64, emit func(string)) { emit(fmt.Sprintf("%s=%d", k, n)) }
-
-// TestGrowingTotalFn feeds window totals in the order a runner may deliver
-// panes (one by one, in order of arrival) and checks which GrowingTotalFn
-// lets through to the sink.
+// TestGrowingTotalFn feeds panes of one window in the order a runner may
+// deliver them (one by one, in order of arrival) and checks which cells
+// GrowingTotalFn writes.
 func TestGrowingTotalFn(t *testing.T) {
 	tests := []struct {
-		name   string
-		totals []string // "KEY TOTAL", in order of arrival
-		base   map[string]int64
-		want   []string
+		name  string
+		panes []string // "LANG:N ...", in order of arrival
+		base  map[string]int64
+		want  []string
 	}{
-		{"growing", []string{"a 1", "a 2", "a 5"}, nil, []string{"a=1", "a=2", "a=5"}},
-		{"overtaken pane is dropped", []string{"a 5", "a 3", "a 7"}, nil, []string{"a=5", "a=7"}},
-		{"equal total is not rewritten", []string{"a 4", "a 4", "b 4"}, nil, []string{"a=4", "b=4"}},
-		{"base is continued", []string{"a 1", "a 3", "b 2"}, map[string]int64{"a": 10}, []string{"a=11", "a=13", "b=2"}},
+		{"growing", []string{"en:1", "en:2", "en:5"}, nil, []string{"en=1", "en=2", "en=5"}},
+		{"overtaken pane is dropped", []string{"en:5", "en:3", "en:7"}, nil, []string{"en=5", "en=7"}},
+		{"unchanged cells are not rewritten", []string{"en:4", "en:4", "en:4 ja:4"}, nil, []string{"en=4", "ja=4"}},
+		{"base is continued", []string{"en:1", "en:3", "en:3 ja:2"}, map[string]int64{"en": 10}, []string{"en=11", "en=13", "ja=2"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := teststream.NewConfig()
-			for i, spec := range tc.totals {
+			for i, spec := range tc.panes {
 				// One event per pane, a millisecond apart, in one window.
 				if err := cfg.AddElements(at(time.Duration(i)*time.Millisecond), spec); err != nil {
 					t.Fatal(err)
@@ -148,15 +150,15 @@ func TestGrowingTotalFn(t *testing.T) {
 				t.Fatal(err)
 			}
 			var base FrequencyBase
-			for k, n := range tc.base {
-				base.Keys = append(base.Keys, k)
+			for lang, n := range tc.base {
+				base.Keys = append(base.Keys, schemas.Minute(minuteM.Unix())+lang)
 				base.Counts = append(base.Counts, n)
 			}
 			p, s := beam.NewPipelineWithRoot()
-			totals := beam.ParDo(s, keyedTotalFromSpec, teststream.Create(s, cfg))
-			totals = beam.WindowInto(s, window.NewFixedWindows(Minute), totals)
-			out := beam.ParDo(s, &GrowingTotalFn{Max: state.MakeValueState[int64]("max"), Base: base}, totals)
-			got := beam.WindowInto(s, window.NewGlobalWindows(), beam.ParDo(s, totalString, out))
+			panes := beam.ParDo(s, countsFromSpec, teststream.Create(s, cfg))
+			panes = beam.WindowInto(s, window.NewFixedWindows(CountWindow), panes)
+			cells := beam.ParDo(s, &GrowingTotalFn{Last: state.MakeValueState[[]byte]("last"), Base: base}, panes)
+			got := beam.WindowInto(s, window.NewGlobalWindows(), beam.ParDo(s, langTotal, cells))
 			passert.Equals(s, got, toAny(tc.want)...)
 			if err := ptest.Run(p); err != nil {
 				t.Fatal(err)
@@ -165,10 +167,37 @@ func TestGrowingTotalFn(t *testing.T) {
 	}
 }
 
+// langTotal renders frequency cells as "LANG=N".
+func langTotal(cells []schemas.Cell, emit func(string)) error {
+	for _, c := range cells {
+		r, err := schemas.DecodeFrequency(c.Key, c.Value)
+		if err != nil {
+			return err
+		}
+		emit(fmt.Sprintf("%s=%d", r.Lang, r.Count))
+	}
+	return nil
+}
+
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
 		out[i] = s
 	}
 	return out
+}
+
+// TestMinuteCountsCoder round-trips counts through their wire format.
+func TestMinuteCountsCoder(t *testing.T) {
+	in := MinuteCounts{Counts: map[string]int64{"202611011200en": 3, "202611011201ja": 1 << 40, "202611011259": 7}}
+	out, err := decodeMinuteCounts(encodeMinuteCounts(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(out.Counts) != fmt.Sprint(in.Counts) {
+		t.Errorf("decoded %v, want %v", out.Counts, in.Counts)
+	}
+	if _, err := decodeMinuteCounts(encodeMinuteCounts(in)[:5]); err == nil {
+		t.Error("a truncated encoding decoded without error")
+	}
 }

@@ -18,24 +18,24 @@ func init() {
 }
 
 // DefaultShards is the number of keys deduplication spreads tweets over
-// within one minute: the parallelism of the dedup stage.
+// within one dedup bucket (a day): the parallelism of the dedup stage.
 const DefaultShards = 16
 
 // TweetBatch is a batch of tweets. Before deduplication every tweet of a
-// batch falls in the same event-time minute and dedup shard; after it, in the
-// same minute.
+// batch falls in the same dedup bucket (day) and shard; after it, in the
+// same day.
 type TweetBatch struct {
 	Tweets []schemas.Tweet
 }
 
 // ParseFn decodes batches of source records into tweets and dead letters.
 //
-// Tweets leave keyed by DedupKey (minute and a hash of the tweet id) and stamped
-// with the start of their created_at minute, so that all copies of a tweet,
-// which share their created_at, meet in one key and one 1-minute window.
+// Tweets leave keyed by DedupKey (created_at day and a hash of the tweet
+// id) and stamped with the start of that day, so that all copies of a
+// tweet, which share their created_at, meet under one key.
 // Records that cannot be indexed leave as dead-letter cells.
 type ParseFn struct {
-	// Shards is the number of dedup keys per minute (DefaultShards if 0).
+	// Shards is the number of dedup keys per day (DefaultShards if 0).
 	Shards int
 	// From and To, when non-zero, restrict the run to tweets created in
 	// [From, To), in Unix seconds (backfills). Tweets outside are counted
@@ -48,9 +48,9 @@ type ParseFn struct {
 	pending []group
 }
 
-// group is the minute and dedup shard a tweet is sent to.
+// group is the dedup bucket and shard a tweet is sent to.
 type group struct {
-	minute int64
+	bucket int64
 	shard  int
 }
 
@@ -87,12 +87,12 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	if len(f.out.Tweets) == 0 {
 		return
 	}
-	// Group by (minute, shard). The batch owns its tweets: f.out is reused.
+	// Group by (bucket, shard). The batch owns its tweets: f.out is reused.
 	f.pending = f.pending[:0]
 	for i := range f.out.Tweets {
 		t := f.out.Tweets[i]
 		t.RowKey = t.Key()
-		g := group{minute: floorDiv(t.CreatedAt, 60), shard: ShardOf(t.ID, f.Shards)}
+		g := group{bucket: BucketOf(t.CreatedAt), shard: ShardOf(t.ID, f.Shards)}
 		b, ok := f.groups[g]
 		if !ok {
 			b = &TweetBatch{}
@@ -105,7 +105,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		b := f.groups[g]
 		delete(f.groups, g)
 		backlogAdd(len(b.Tweets))
-		emitTweets(mtime.FromMilliseconds(g.minute*60_000), DedupKey(g.minute, g.shard), *b)
+		emitTweets(mtime.FromMilliseconds(g.bucket*DedupBucket.Milliseconds()), DedupKey(g.bucket, g.shard), *b)
 	}
 }
 
