@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short bench bench-scale sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -26,6 +26,14 @@ test:
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
 	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N)
+
+## bench-scale: index three shapes of generated tweets (1M over 1 hour, 1M over 30 days, 3M over
+## 72 hours; BENCH_SHAPES to change them) into fresh stores and print, per shape, tweets/s, CPU
+## microseconds per tweet, peak RSS and the tail (last tweet read to the end of the run). The data
+## (about 18 GB) is generated once into .bench/scale-*. Takes a while; not part of make test.
+BENCH_SHAPES ?= 1000000@1h,1000000@720h,3000000@72h
+bench-scale: build
+	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES)
 
 ## bench-query: index $(BENCHQ_N) generated tweets over three days into $(BENCHQ_DIR)/store (once;
 ## kept for the next run) and time the ten questions from the indexes and by a scan of the raw table.

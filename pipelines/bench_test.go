@@ -1,23 +1,87 @@
 package pipelines
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
-var benchTweets = flag.Int("bench.tweets", 100_000, "tweets BenchmarkIndexCommand generates and indexes")
+var (
+	benchTweets = flag.Int("bench.tweets", 100_000, "tweets BenchmarkIndexCommand generates and indexes")
+	benchShapes = flag.String("bench.shapes", "1000000@1h,1000000@720h,3000000@72h", "BenchmarkScale's inputs: comma-separated TWEETS@SPAN")
+)
 
 // BenchmarkIndexCommand times `bin/tweetindex index` end to end, as a user
 // runs it, on generated realistic v1.1 tweets (make bench). It reports
 // tweets/s and the command's peak resident memory.
 func BenchmarkIndexCommand(b *testing.B) {
+	bin := buildCommand(b)
+	data := benchData(b, fmt.Sprintf("tweets-%d", *benchTweets), *benchTweets, 7, 0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := indexRun(b, bin, data)
+		b.ReportMetric(r.rate(), "tweets/s")
+		b.ReportMetric(r.peakMB, "peak-MB")
+		fmt.Printf("index: %d tweets read, %d indexed in %.2f s: %.0f tweets/s, peak memory %.0f MB\n", r.sum.Read, r.sum.Indexed, r.wall.Seconds(), r.rate(), r.peakMB)
+	}
+}
+
+// BenchmarkScale indexes each shape of -bench.shapes (TWEETS@SPAN: that
+// many generated tweets, seed 5, spread over SPAN) into a fresh store with
+// `bin/tweetindex index` and prints a line per shape: tweets/s, CPU
+// microseconds per tweet (user+sys), peak RSS, and the tail (seconds from
+// the last tweet read to the end of the run). make bench-scale runs it.
+// The data is generated once into .bench/scale-TWEETS-SPAN.
+func BenchmarkScale(b *testing.B) {
+	bin := buildCommand(b)
+	type shape struct {
+		n    int
+		span time.Duration
+	}
+	var shapes []shape
+	for _, f := range strings.Split(*benchShapes, ",") {
+		n, span, ok := strings.Cut(strings.TrimSpace(f), "@")
+		count, err1 := strconv.Atoi(n)
+		d, err2 := time.ParseDuration(span)
+		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
+			b.Fatalf("-bench.shapes: %q is not TWEETS@SPAN (e.g. 1000000@720h)", f)
+		}
+		shapes = append(shapes, shape{count, d})
+	}
+	var lines []string
+	for _, sh := range shapes {
+		name := fmt.Sprintf("scale-%d-%s", sh.n, strings.TrimSuffix(strings.TrimSuffix(sh.span.String(), "0s"), "0m"))
+		data := benchData(b, name, sh.n, 5, sh.span)
+		b.ResetTimer()
+		dir := b.TempDir()
+		r := indexRunInto(b, bin, data, dir)
+		b.StopTimer()
+		checkExpected(b, filepath.Join(dir, "db"), data, r.sum)
+		os.RemoveAll(dir)
+		line := fmt.Sprintf("%9d %8s %9.1f s %8.0f %8.0f %7.0f MB %7.1f s (%4.1f%%)", sh.n, sh.span, r.wall.Seconds(), r.rate(),
+			float64(r.cpu.Microseconds())/float64(r.sum.Read), r.peakMB, r.sum.TailSeconds(), 100*r.sum.TailSeconds()/r.sum.Seconds)
+		fmt.Println(line)
+		lines = append(lines, line)
+	}
+	fmt.Println("\n   tweets     span      wall  tweets/s  CPU us/tweet  peak RSS       tail")
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+}
+
+// buildCommand builds bin/tweetindex and returns its path.
+func buildCommand(b *testing.B) string {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		b.Fatal(err)
@@ -28,41 +92,125 @@ func BenchmarkIndexCommand(b *testing.B) {
 	if err := build.Run(); err != nil {
 		b.Fatalf("build: %v", err)
 	}
-	data := filepath.Join(root, ".bench", fmt.Sprintf("tweets-%d", *benchTweets))
-	if _, err := os.Stat(filepath.Join(data, "EXPECTED.json")); err != nil {
-		gen := exec.Command("go", "run", "./testdata/gen", "bench", "-n", fmt.Sprint(*benchTweets), "-seed", "7", "-out", data)
-		gen.Dir, gen.Stdout, gen.Stderr = root, os.Stdout, os.Stderr
-		if err := gen.Run(); err != nil {
-			b.Fatalf("generate: %v", err)
-		}
+	return bin
+}
+
+// benchData generates n bench tweets (seed, spread over span; the
+// generator's default hour if 0) into .bench/name, once, and returns the
+// directory.
+func benchData(b *testing.B, name string, n int, seed int, span time.Duration) string {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		store := b.TempDir()
-		summaryPath := filepath.Join(store, "summary.json")
-		cmd := exec.Command(bin, "index", "--input", filepath.Join(data, "*.jsonl*"), "--store", filepath.Join(store, "db"), "--summary", summaryPath)
-		cmd.Stderr = os.Stderr
-		start := time.Now()
-		out, err := cmd.Output()
-		elapsed := time.Since(start)
-		if err != nil {
-			b.Fatalf("index: %v\n%s", err, out)
-		}
-		var sum Summary
-		raw, err := os.ReadFile(summaryPath)
+	data := filepath.Join(root, ".bench", name)
+	if _, err := os.Stat(filepath.Join(data, "EXPECTED.json")); err == nil {
+		return data
+	}
+	args := []string{"run", "./testdata/gen", "bench", "-n", fmt.Sprint(n), "-seed", fmt.Sprint(seed), "-out", data}
+	if span > 0 {
+		args = append(args, "-span", span.String())
+	}
+	gen := exec.Command("go", args...)
+	gen.Dir, gen.Stdout, gen.Stderr = root, os.Stdout, os.Stderr
+	if err := gen.Run(); err != nil {
+		b.Fatalf("generate: %v", err)
+	}
+	return data
+}
+
+// indexResult is what one run of the index command measured.
+type indexResult struct {
+	sum    Summary
+	wall   time.Duration
+	cpu    time.Duration // user + sys
+	peakMB float64
+}
+
+func (r indexResult) rate() float64 { return float64(r.sum.Read) / r.wall.Seconds() }
+
+// indexRun indexes the JSON lines in data into a fresh store with bin.
+func indexRun(b *testing.B, bin, data string) indexResult {
+	return indexRunInto(b, bin, data, b.TempDir())
+}
+
+// indexRunInto is indexRun into a fresh store in dir/db.
+func indexRunInto(b *testing.B, bin, data, store string) indexResult {
+	summaryPath := filepath.Join(store, "summary.json")
+	cmd := exec.Command(bin, "index", "--input", filepath.Join(data, "*.jsonl*"), "--store", filepath.Join(store, "db"), "--summary", summaryPath, "--progress", "0")
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	wall := time.Since(start)
+	if err != nil {
+		b.Fatalf("index: %v\n%s", err, out)
+	}
+	var r indexResult
+	raw, err := os.ReadFile(summaryPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &r.sum); err != nil {
+		b.Fatal(err)
+	}
+	if !r.sum.Reconciles() || r.sum.Read == 0 {
+		b.Fatalf("summary does not reconcile: %+v", r.sum)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	r.wall = wall
+	r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	r.peakMB = float64(ru.Maxrss) / 1024
+	return r
+}
+
+// checkExpected compares the store in dir with the generator's
+// expectations for data (EXPECTED.json): the summary's counts, the rows of
+// raw, geo and frequency, and every frequency cell.
+func checkExpected(b *testing.B, dir, data string, sum Summary) {
+	raw, err := os.ReadFile(filepath.Join(data, "EXPECTED.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var want struct {
+		Read, Indexed, Duplicates int64
+		Rows                      map[string]int64
+		Frequency                 map[string]int64
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		b.Fatal(err)
+	}
+	if sum.Read != want.Read || sum.Indexed != want.Indexed || sum.Duplicates != want.Duplicates {
+		b.Fatalf("summary read %d, indexed %d, duplicates %d; the generator expects %d, %d, %d",
+			sum.Read, sum.Indexed, sum.Duplicates, want.Read, want.Indexed, want.Duplicates)
+	}
+	tables, err := OpenTables(dir, nil, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tables.Close()
+	got := map[string]int64{}
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableGeo, schemas.TableFrequency} {
+		var n int64
+		err := tables.ScanTable(context.Background(), table, func(key, value []byte) error {
+			n++
+			if table == schemas.TableFrequency {
+				r, err := schemas.DecodeFrequency(key, value)
+				if err != nil {
+					return err
+				}
+				if w := want.Frequency[r.Minute+"/"+r.Lang]; w != r.Count {
+					return fmt.Errorf("frequency %s/%s = %d, the generator expects %d", r.Minute, r.Lang, r.Count, w)
+				}
+			}
+			return nil
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := json.Unmarshal(raw, &sum); err != nil {
-			b.Fatal(err)
+		if n != want.Rows[table.Name()] || n != sum.Rows[table.Name()] {
+			b.Fatalf("%s: %d rows in the table, %d in the summary, the generator expects %d", table.Name(), n, sum.Rows[table.Name()], want.Rows[table.Name()])
 		}
-		if !sum.Reconciles() || sum.Read == 0 {
-			b.Fatalf("summary does not reconcile: %+v", sum)
-		}
-		peakMB := float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024
-		rate := float64(sum.Read) / elapsed.Seconds()
-		b.ReportMetric(rate, "tweets/s")
-		b.ReportMetric(peakMB, "peak-MB")
-		fmt.Printf("index: %d tweets read, %d indexed in %.2f s: %.0f tweets/s, peak memory %.0f MB\n", sum.Read, sum.Indexed, elapsed.Seconds(), rate, peakMB)
+		got[table.Name()] = n
 	}
+	fmt.Printf("tables match the generator's expectations: raw %d, geo %d, frequency %d rows\n", got["raw"], got["geo"], got["frequency"])
 }

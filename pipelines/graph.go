@@ -3,6 +3,7 @@ package pipelines
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -34,10 +35,11 @@ type Config struct {
 	// [From, To) (backfills); tweets outside are counted as skipped.
 	From, To time.Time
 
-	// Shards is the number of dedup keys per minute (transforms.DefaultShards if 0).
+	// Shards is the number of dedup keys per day (transforms.DefaultShards if 0).
 	Shards int
-	// Horizon is how long after its minute a tweet id is remembered for
-	// deduplication (transforms.DefaultHorizon if 0).
+	// Horizon is how long after the end of its day a tweet id is
+	// remembered for deduplication, and after the end of its hour a late
+	// tweet is still counted (transforms.DefaultHorizon if 0).
 	Horizon time.Duration
 }
 
@@ -53,9 +55,9 @@ func (c Config) Validate() error {
 	case c.Store != "" && c.Cassandra != nil:
 		return errors.New("two sinks: pass either --store or --cassandra, not both")
 	case c.Shards < 0 || c.Shards > transforms.MaxShards:
-		return fmt.Errorf("--shards must be between 1 and %d, got %d", transforms.MaxShards, c.Shards)
+		return fmt.Errorf("--shards must be between 1 and %d (0 for the default, %d), got %d", transforms.MaxShards, transforms.DefaultShards, c.Shards)
 	case c.Horizon < 0:
-		return fmt.Errorf("--horizon must be positive, got %s", c.Horizon)
+		return fmt.Errorf("--horizon must not be negative (0 for the default, %s), got %s", transforms.DefaultHorizon, c.Horizon)
 	case !c.From.IsZero() && !c.To.IsZero() && !c.From.Before(c.To):
 		return fmt.Errorf("empty range: --from %s is not before --to %s", c.From.Format(time.RFC3339), c.To.Format(time.RFC3339))
 	}
@@ -75,7 +77,7 @@ func (c Config) Validate() error {
 // Source names the run's input for logs and the metadata table.
 func (c Config) Source() string {
 	if c.Kafka != nil {
-		return fmt.Sprintf("kafka:%s/%s", joinHosts(c.Kafka.Brokers), c.Kafka.Topic)
+		return fmt.Sprintf("kafka:%s/%s", strings.Join(c.Kafka.Brokers, ","), c.Kafka.Topic)
 	}
 	return "files:" + c.Input
 }
@@ -89,9 +91,10 @@ func (c Config) Source() string {
 //	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
 //	  -> sink (embedded store | Cassandra)
 //
-// base holds the frequency counts a resumed stream continues (see
-// FrequencyBase; empty for every other run). Build does no I/O.
-func Build(s beam.Scope, cfg Config, base transforms.FrequencyBase) error {
+// opts carries what Run finds out before building: the frequency counts
+// a resumed stream continues, and whether the embedded store is bulk
+// loaded. Build does no I/O.
+func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -102,7 +105,7 @@ func Build(s beam.Scope, cfg Config, base transforms.FrequencyBase) error {
 		records = archiveio.Read(s, cfg.Input, cfg.Archive)
 	}
 
-	freq := FrequencyOptions(cfg, base) // early firings when streaming; a resumed stream's counts
+	freq := FrequencyOptions(cfg, opts.Base) // early firings when streaming; a resumed stream's counts
 	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
@@ -117,13 +120,28 @@ func Build(s beam.Scope, cfg Config, base transforms.FrequencyBase) error {
 		transforms.GeoTemporalIndex(s, tweets),
 		dead,
 	} {
-		if cfg.Cassandra != nil {
+		switch {
+		case cfg.Cassandra != nil:
 			cassandraio.Write(s, *cfg.Cassandra, cells)
-		} else {
+		case opts.BulkStore:
+			storeio.BulkWrite(s, cfg.Store, cells)
+		default:
 			storeio.Write(s, cfg.Store, cells)
 		}
 	}
 	return nil
+}
+
+// BuildOptions are the inputs of Build that Run works out before the
+// graph is built.
+type BuildOptions struct {
+	// Base holds the frequency counts a resumed stream continues (see
+	// FrequencyBase); empty for every other run.
+	Base transforms.FrequencyBase
+	// BulkStore bulk loads the embedded store (storeio.BulkWrite): for
+	// bounded runs whose workers run in this process, which then finish
+	// the store (storeio.FinishOpen) when the pipeline is done.
+	BulkStore bool
 }
 
 func unixOrZero(t time.Time) int64 {
@@ -131,15 +149,4 @@ func unixOrZero(t time.Time) int64 {
 		return 0
 	}
 	return t.Unix()
-}
-
-func joinHosts(hosts []string) string {
-	out := ""
-	for i, h := range hosts {
-		if i > 0 {
-			out += ","
-		}
-		out += h
-	}
-	return out
 }

@@ -67,6 +67,8 @@ type progress struct {
 	read0, indexed0 int64
 	written0        int64
 	lastIndexed     int64
+	lastRead        int64
+	lastWritten     int64
 	lastAt          time.Time
 }
 
@@ -83,12 +85,15 @@ func (p *progress) line(now time.Time) string {
 	files, bytes := archiveio.LocalProgress()
 	read, indexed := transforms.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
-	rate := 0.0
+	written := transforms.LocalWritten() - p.written0
+	rate, writeRate := 0.0, 0.0
 	if dt := now.Sub(p.lastAt).Seconds(); dt > 0 {
 		rate = float64(indexed-p.lastIndexed) / dt
+		writeRate = float64(written-p.lastWritten) / dt
 	}
-	p.lastIndexed, p.lastAt = indexed, now
-	s := "progress " + now.Sub(p.start).Round(time.Second).String() + ":"
+	phase := p.phase(files, read, written)
+	p.lastIndexed, p.lastRead, p.lastWritten, p.lastAt = indexed, read, written, now
+	s := "progress " + now.Sub(p.start).Round(time.Second).String() + " [" + phase + "]:"
 	if p.size.Files > 0 {
 		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
 		if p.size.Bytes > 0 {
@@ -96,8 +101,22 @@ func (p *progress) line(now time.Time) string {
 		}
 		s += ","
 	}
-	written := transforms.LocalWritten() - p.written0
-	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written", read, indexed, rate, written)
+	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written (%.0f/s)", read, indexed, rate, written, writeRate)
+}
+
+// phase names what the run is doing: reading its input while files remain
+// or items keep coming; writing, once everything is read, while rows are
+// still being written; then closing windows (the counts of the last hours,
+// which a bounded run writes at its end) and flushing the sink.
+func (p *progress) phase(files, read, written int64) string {
+	switch {
+	case p.size.Files > 0 && files < int64(p.size.Files), read > p.lastRead:
+		return "reading"
+	case written > p.lastWritten:
+		return "writing"
+	default:
+		return "closing windows, flushing"
+	}
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

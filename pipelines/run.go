@@ -10,7 +10,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 // Run builds the graph for cfg, runs it on the runner chosen by Beam's
@@ -33,8 +35,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess()}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, cfg, base); err != nil {
+	if err := Build(s, cfg, opts); err != nil {
 		return Summary{}, err
 	}
 	started := time.Now()
@@ -48,15 +51,38 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		failure := runError(ctx, err)
 		rec.Status, rec.Error = RunFailed, failure.Error()
-		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
+		werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec)
+		if werr == nil && opts.BulkStore {
+			_, werr = storeio.FlushOpen(cfg.Store)
+		}
+		if werr != nil {
 			failure.Detail += "\n(the failure could not be recorded in the metadata table: " + werr.Error() + ")"
 		}
 		return Summary{}, failure
 	}
+	if opts.BulkStore {
+		// The sinks loaded the store without a log: flush and compact it
+		// before the run counts as done.
+		if _, err := storeio.FinishOpen(ctx, cfg.Store); err != nil {
+			failure := &RunError{Step: "storeio.Finish", Cause: err.Error()}
+			rec.Status, rec.Error = RunFailed, failure.Error()
+			writeRunRecord(context.WithoutCancel(ctx), cfg, rec)
+			return Summary{}, failure
+		}
+		elapsed = time.Since(started)
+	}
 	sum := SummaryFromResult(result, elapsed)
+	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
+		sum.ReadSeconds = last.Sub(started).Seconds()
+	}
 	rec.Status, rec.Summary = RunSucceeded, &sum
 	if err := writeRunRecord(ctx, cfg, rec); err != nil {
 		return sum, fmt.Errorf("recording the run: %w", err)
+	}
+	if opts.BulkStore {
+		if _, err := storeio.FlushOpen(cfg.Store); err != nil {
+			return sum, fmt.Errorf("recording the run: %w", err)
+		}
 	}
 	return sum, nil
 }

@@ -26,6 +26,19 @@ type Summary struct {
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`
+	// ReadSeconds is when, from the start of the run, the last item was
+	// read; the rest of Seconds is the run's tail (writing what was read,
+	// closing windows). Only known when the workers run in this process.
+	ReadSeconds float64 `json:"read_seconds,omitempty"`
+}
+
+// TailSeconds returns the seconds from the last item read to the end of
+// the run (0 if unknown).
+func (s Summary) TailSeconds() float64 {
+	if s.ReadSeconds <= 0 {
+		return 0
+	}
+	return max(0, s.Seconds-s.ReadSeconds)
 }
 
 // SummaryFromResult collects the project's counters from a pipeline result.
@@ -75,7 +88,11 @@ func (s Summary) Print(w io.Writer) {
 	}
 	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d\n",
 		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"])
-	fmt.Fprintf(&b, "%.1f s, %.0f records/s\n", s.Seconds, s.TweetsPerSec)
+	fmt.Fprintf(&b, "%.1f s, %.0f records/s", s.Seconds, s.TweetsPerSec)
+	if s.ReadSeconds > 0 {
+		fmt.Fprintf(&b, " (reading done after %.1f s, then %.1f s to finish)", s.ReadSeconds, s.TailSeconds())
+	}
+	b.WriteString("\n")
 	io.WriteString(w, b.String())
 }
 

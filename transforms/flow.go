@@ -47,6 +47,24 @@ func backlogAdd(n int) {
 // an in-process run has a reader for it.
 var localRead, localIndexed, localWritten atomic.Int64
 
+// lastReadAt is when ParseFn last counted items read in this process (Unix
+// nanoseconds): the end of a bounded run's reading.
+var lastReadAt atomic.Int64
+
+// LastRead returns when the SDK workers of this process last read an item
+// (zero if they have read none).
+func LastRead() time.Time {
+	if ns := lastReadAt.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+func addLocalRead(n int64) {
+	localRead.Add(n)
+	lastReadAt.Store(time.Now().UnixNano())
+}
+
 // LocalWritten returns the rows the sinks of this process have written so
 // far (every table).
 func LocalWritten() int64 { return localWritten.Load() }

@@ -70,7 +70,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	}
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
-	localRead.Add(read)
+	addLocalRead(read)
 	if f.From != 0 || f.To != 0 {
 		if n := f.dropOutOfRange(); n > 0 {
 			outOfRangeCount.Inc(ctx, n)

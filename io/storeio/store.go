@@ -15,8 +15,9 @@ import (
 
 // Store is an open embedded store. It is safe for concurrent use.
 type Store struct {
-	db  *pebble.DB
-	dir string
+	db   *pebble.DB
+	dir  string
+	bulk bool // opened by OpenBulk: no write-ahead log
 }
 
 var (
@@ -31,7 +32,17 @@ type handle struct {
 
 // Open opens (creating if needed) the store in dir. Within one process every
 // Open of the same directory shares one database; each Open needs a Close.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*Store, error) { return open(dir, false) }
+
+// OpenBulk opens the store in dir for a bulk load, as bounded runs write
+// it: no write-ahead log (what is written reaches disk when a memtable is
+// flushed, and at the latest at Finish; a run that dies is re-run, its keys
+// being deterministic), first-level tables left uncompressed and
+// compactions deferred until the load is finished. If the store is already
+// open in this process, the open database is shared as it is.
+func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
+
+func open(dir string, bulk bool) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
@@ -42,16 +53,16 @@ func Open(dir string) (*Store, error) {
 		h.refs++
 		return h.store, nil
 	}
-	db, err := pebble.Open(abs, options())
+	db, err := pebble.Open(abs, options(bulk))
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{db: db, dir: abs}
+	s := &Store{db: db, dir: abs, bulk: bulk}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
 }
 
-func options() *pebble.Options {
+func options(bulk bool) *pebble.Options {
 	o := &pebble.Options{
 		MemTableSize:                64 << 20,
 		MemTableStopWritesThreshold: 4,
@@ -59,6 +70,10 @@ func options() *pebble.Options {
 		L0StopWritesThreshold:       1000,
 		LBaseMaxBytes:               256 << 20,
 		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
+	}
+	if bulk {
+		o.DisableWAL = true
+		bulkTuning(o)
 	}
 	o.Logger = quietLogger{}
 	return o
@@ -111,10 +126,68 @@ func (s *Store) Write(cells []schemas.Cell) error {
 
 // Sync makes every write so far durable. Write commits without syncing,
 // which leaves the tail of the write-ahead log in memory until the store
-// is closed or synced.
+// is closed or synced. A store opened by OpenBulk has no log: Sync does
+// nothing, and Finish makes its writes durable.
 func (s *Store) Sync() error {
+	if s.bulk {
+		return nil
+	}
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("store %s: sync: %w", s.dir, err)
+	}
+	return nil
+}
+
+// Finish makes every write so far durable (a bulk load's memtables are
+// flushed) and compacts the store, so that a finished run leaves it
+// compact and without logs to replay, ready to be read.
+func (s *Store) Finish(ctx context.Context) error {
+	if err := s.db.Flush(); err != nil {
+		return fmt.Errorf("store %s: flush: %w", s.dir, err)
+	}
+	if err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true); err != nil {
+		return fmt.Errorf("store %s: compact: %w", s.dir, err)
+	}
+	return nil
+}
+
+// FinishOpen finishes (Finish) the store in dir if this process has it
+// open, and reports whether it had.
+func FinishOpen(ctx context.Context, dir string) (bool, error) {
+	s := openStore(dir)
+	if s == nil {
+		return false, nil
+	}
+	return true, s.Finish(ctx)
+}
+
+// FlushOpen makes the writes to the store in dir durable, if this process
+// has it open (a bulk load's memtables are flushed), and reports whether it
+// had.
+func FlushOpen(dir string) (bool, error) {
+	s := openStore(dir)
+	if s == nil {
+		return false, nil
+	}
+	if !s.bulk {
+		return true, s.Sync()
+	}
+	if err := s.db.Flush(); err != nil {
+		return true, fmt.Errorf("store %s: flush: %w", s.dir, err)
+	}
+	return true, nil
+}
+
+// openStore returns the store in dir if this process has it open.
+func openStore(dir string) *Store {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	openMu.Lock()
+	defer openMu.Unlock()
+	if h, ok := opened[abs]; ok {
+		return h.store
 	}
 	return nil
 }

@@ -21,13 +21,25 @@ func init() {
 }
 
 // Write writes every cell of cells (a PCollection of []schemas.Cell) to the
-// embedded store in dir.
+// embedded store in dir. Each bundle's writes are durable when it ends.
 func Write(s beam.Scope, dir string, cells beam.PCollection) {
+	beam.ParDo0(s.Scope("storeio.Write"), &WriteFn{Dir: absDir(dir)}, cells)
+}
+
+// BulkWrite is Write for a bounded run whose workers run in the process
+// that submits it: the store is opened by OpenBulk (no write-ahead log,
+// compaction deferred), and the writes become durable when the submitter
+// calls FinishOpen after the run. A run that dies before is re-run.
+func BulkWrite(s beam.Scope, dir string, cells beam.PCollection) {
+	beam.ParDo0(s.Scope("storeio.Write"), &WriteFn{Dir: absDir(dir), Bulk: true}, cells)
+}
+
+func absDir(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		abs = dir
+		return dir
 	}
-	beam.ParDo0(s.Scope("storeio.Write"), &WriteFn{Dir: abs}, cells)
+	return abs
 }
 
 // WriteFn writes cell batches to the store. Cells are gathered into one
@@ -38,6 +50,8 @@ type WriteFn struct {
 	Dir string
 	// FlushBytes commits the pending batch once it holds this many bytes.
 	FlushBytes int
+	// Bulk opens the store with OpenBulk.
+	Bulk bool
 
 	store    *Store
 	pending  []schemas.Cell
@@ -50,7 +64,11 @@ func (f *WriteFn) Setup() error {
 	if f.FlushBytes <= 0 {
 		f.FlushBytes = 8 << 20
 	}
-	s, err := Open(f.Dir)
+	open := Open
+	if f.Bulk {
+		open = OpenBulk
+	}
+	s, err := open(f.Dir)
 	if err != nil {
 		return err
 	}
