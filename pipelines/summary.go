@@ -23,6 +23,9 @@ type Summary struct {
 	Skipped      int64            `json:"skipped"`
 	DeadLettered int64            `json:"dead_lettered"`
 	OutOfRange   int64            `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
+	// SkippedBy breaks the rest of Skipped down by kind (control,
+	// compliance, user, list, tweet_count, space; see schemas.SkipKind).
+	SkippedBy map[string]int64 `json:"skipped_by,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`
@@ -62,6 +65,14 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}
+	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
+		if n := counters[transforms.SkippedCounterName(k)]; n > 0 {
+			if s.SkippedBy == nil {
+				s.SkippedBy = map[string]int64{}
+			}
+			s.SkippedBy[k.Name()] = n
+		}
+	}
 	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter} {
 		s.Rows[t.Name()] = counters[transforms.RowCounterName(t)]
 	}
@@ -80,8 +91,17 @@ func (s Summary) Reconciles() bool {
 func (s Summary) Print(w io.Writer) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
+	var why []string
 	if s.OutOfRange > 0 {
-		fmt.Fprintf(&b, "  (skipped: %d outside --from/--to)", s.OutOfRange)
+		why = append(why, fmt.Sprintf("%d outside --from/--to", s.OutOfRange))
+	}
+	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
+		if n := s.SkippedBy[k.Name()]; n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", n, k.Name()))
+		}
+	}
+	if len(why) > 0 {
+		fmt.Fprintf(&b, "  (skipped: %s)", strings.Join(why, ", "))
 	}
 	if !s.Reconciles() {
 		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)

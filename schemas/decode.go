@@ -27,9 +27,12 @@ type Decoded struct {
 	Tweets []Tweet
 	// Controls counts what was read and deliberately skipped: stream control
 	// messages (delete, limit, scrub_geo, status_withheld, user_withheld,
-	// warning, disconnect, v2 "errors"-only objects), blank keep-alive lines
-	// and empty result pages.
+	// warning, disconnect, v2 "errors"-only objects), blank keep-alive lines,
+	// empty result pages, v2 compliance events, and records that are not
+	// tweets (v2 users, lists, tweet counts, spaces).
 	Controls int
+	// Skipped breaks Controls down by kind.
+	Skipped [NumSkipKinds]int
 	// Rejects are the records and tweets that cannot be indexed.
 	Rejects []Reject
 }
@@ -41,6 +44,13 @@ func (d *Decoded) Reset() {
 	clear(d.Rejects)
 	d.Rejects = d.Rejects[:0]
 	d.Controls = 0
+	d.Skipped = [NumSkipKinds]int{}
+}
+
+// skip counts one item skipped as kind.
+func (d *Decoded) skip(kind SkipKind) {
+	d.Controls++
+	d.Skipped[kind]++
 }
 
 // Decoder turns records into tweets. It accepts every format of DESIGN.md
@@ -101,7 +111,7 @@ func (d *Decoder) Decode(rec Record, out *Decoded) {
 	data := rec.Data
 	start, end := trimSpace(data)
 	if start == end {
-		out.Controls++
+		out.skip(SkipControl)
 		return
 	}
 	if !utf8.Valid(data) {
@@ -126,7 +136,7 @@ func (d *Decoder) Decode(rec Record, out *Decoded) {
 		d.decodeDocument(out, start, end, 0)
 	}
 	if len(out.Tweets)+out.Controls+len(out.Rejects) == before {
-		out.Controls++
+		out.skip(SkipControl)
 	}
 	d.rec = Record{} // do not keep the record's bytes alive
 }
@@ -154,32 +164,44 @@ func (d *Decoder) decodeValue(out *Decoded, v *fastjson.Value, start, end, depth
 	}
 	var f fields
 	f.collect(v)
+	if f.control {
+		out.skip(f.controlKind)
+		return
+	}
+	if kind, ok := f.notATweet(); ok {
+		out.skip(kind)
+		return
+	}
+	d.decodeObject(out, v, &f, start, end, depth)
+}
+
+// decodeObject decodes an object that is not a control message nor a
+// known record that is not a tweet.
+func (d *Decoder) decodeObject(out *Decoded, v *fastjson.Value, f *fields, start, end, depth int) {
 	switch {
-	case f.control:
-		out.Controls++
 	case f.data != nil:
 		switch f.data.Type() {
 		case fastjson.TypeObject:
-			d.decodeV2Single(out, &f, start, end)
+			d.decodeV2Single(out, f, start, end)
 		case fastjson.TypeArray:
-			d.decodeV2Page(out, v, &f, start, end)
+			d.decodeV2Page(out, v, f, start, end)
 		default:
 			if f.errors != nil || f.data.Type() == fastjson.TypeNull {
-				out.Controls++
+				out.skip(SkipControl)
 				return
 			}
 			d.reject(out, start, d.rec.Data[start:end], "not a tweet: v2 data is "+f.data.Type().String())
 		}
 	case f.createdAt == nil && (f.errors != nil || f.meta != nil):
-		out.Controls++ // v2 stream error message, or a page with no results
+		out.skip(SkipControl) // v2 stream error message, or a page with no results
 	case f.createdAt == nil && f.statuses != nil && f.statuses.Type() == fastjson.TypeArray:
 		d.decodeNested(out, f.statuses, "statuses", start, end, depth)
 	case f.createdAt == nil && f.tweet != nil && f.tweet.Type() == fastjson.TypeObject:
 		d.decodeNested(out, f.tweet, "tweet", start, end, depth)
 	case f.isV1():
-		d.decodeV1(out, &f, start, end)
+		d.decodeV1(out, f, start, end)
 	case f.isV2():
-		d.decodeV2Flat(out, &f, start, end)
+		d.decodeV2Flat(out, f, start, end)
 	default:
 		d.reject(out, start, d.rec.Data[start:end], "not a tweet: unrecognized JSON object")
 	}

@@ -5,7 +5,11 @@ import "github.com/valyala/fastjson"
 // fields holds the top-level members of an object that tell what it is and
 // that normalization reads, collected in one pass over its members.
 type fields struct {
-	control bool // a stream control message
+	control     bool     // a stream control message
+	controlKind SkipKind // SkipControl or SkipCompliance
+	// nonTweet is the kind of record the members say this is if it has no
+	// text: SkipControl (the zero value) when they say nothing.
+	nonTweet SkipKind
 
 	// Both API versions.
 	createdAt, text, lang, geo, id *fastjson.Value
@@ -72,10 +76,32 @@ func (f *fields) collect(v *fastjson.Value) {
 			f.statuses = v
 		case "tweet":
 			f.tweet = v
-		case "delete", "limit", "scrub_geo", "status_withheld", "user_withheld", "warning", "disconnect":
+		case "limit", "warning", "disconnect":
 			f.control = true
+		case "delete", "scrub_geo", "status_withheld", "user_withheld":
+			f.control, f.controlKind = true, SkipCompliance
+		case "action":
+			f.nonTweet = SkipCompliance // a v2 compliance event: {"id", "action": "delete", ...}
+		case "username":
+			f.nonTweet = SkipUser
+		case "member_count", "follower_count":
+			f.nonTweet = SkipList
+		case "tweet_count":
+			f.nonTweet = SkipTweetCount
+		case "host_ids", "creator_id", "participant_count":
+			f.nonTweet = SkipSpace
 		}
 	})
+}
+
+// notATweet reports whether the members say the object is a record that
+// is not a tweet (a v2 user, list, tweet count, Space or compliance
+// event), and which kind. Tweets always have a text.
+func (f *fields) notATweet() (SkipKind, bool) {
+	if f.nonTweet == SkipControl || f.text != nil || f.fullText != nil || f.extended != nil {
+		return 0, false
+	}
+	return f.nonTweet, true
 }
 
 // isV1 reports whether the object looks like a v1.1 tweet.
@@ -100,3 +126,32 @@ func (f *fields) isV2() bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// SkipKind says why an item that was read is skipped rather than indexed.
+type SkipKind uint8
+
+// The kinds of items skipped.
+const (
+	// SkipControl: stream control messages (limit, warning, disconnect),
+	// keep-alives, error-only documents and empty pages.
+	SkipControl SkipKind = iota
+	// SkipCompliance: compliance messages: v1.1 delete, scrub_geo,
+	// status_withheld and user_withheld, and v2 compliance events
+	// ({"id", "action", ...}).
+	SkipCompliance
+	// SkipUser: v2 user objects (they have a username and no text).
+	SkipUser
+	// SkipList: v2 list objects (member_count, follower_count).
+	SkipList
+	// SkipTweetCount: v2 tweet counts (tweet_count, start, end).
+	SkipTweetCount
+	// SkipSpace: v2 Spaces (host_ids, creator_id, participant_count).
+	SkipSpace
+	// NumSkipKinds is the number of kinds.
+	NumSkipKinds
+)
+
+var skipKindNames = [NumSkipKinds]string{"control", "compliance", "user", "list", "tweet_count", "space"}
+
+// Name returns the kind's name, as the summary and the counters use it.
+func (k SkipKind) Name() string { return skipKindNames[k] }

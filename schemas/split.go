@@ -42,6 +42,10 @@ func (d *Decoder) decodeV2Page(out *Decoded, page *fastjson.Value, f *fields, st
 		}
 		var tf fields
 		tf.collect(e)
+		if kind, ok := tf.notATweet(); ok {
+			out.skip(kind) // a page of users, lists, ...
+			continue
+		}
 		t, reason := normalizeV2(&tf, &d.inc)
 		if reason != "" {
 			d.reject(out, s.start, raw, reason)

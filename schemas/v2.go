@@ -136,6 +136,10 @@ func (d *Decoder) decodeV2Single(out *Decoded, f *fields, start, end int) {
 	d.inc.load(f.includes, nil, 0)
 	var tf fields
 	tf.collect(f.data)
+	if kind, ok := tf.notATweet(); ok {
+		out.skip(kind) // {"data": <a user>, ...}
+		return
+	}
 	t, reason := normalizeV2(&tf, &d.inc)
 	if reason != "" {
 		d.reject(out, start, raw, reason)

@@ -32,6 +32,13 @@ var (
 	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
 	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
 	outOfRangeCount = beam.NewCounter(Namespace, CounterOutOfRange)
+	skippedByKind   = func() [schemas.NumSkipKinds]beam.Counter {
+		var c [schemas.NumSkipKinds]beam.Counter
+		for k := range c {
+			c[k] = beam.NewCounter(Namespace, SkippedCounterName(schemas.SkipKind(k)))
+		}
+		return c
+	}()
 	rowCounts       = func() map[schemas.Table]beam.Counter {
 		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
 		for _, t := range schemas.Tables {
@@ -40,6 +47,11 @@ var (
 		return m
 	}()
 )
+
+// SkippedCounterName returns the name of the counter of items skipped as
+// kind, e.g. "skipped_user". They add up to the "skipped" counter, less
+// out_of_range.
+func SkippedCounterName(kind schemas.SkipKind) string { return "skipped_" + kind.Name() }
 
 // RowCounterName returns the name of the counter of rows written to table,
 // e.g. "rows_terms".

@@ -79,6 +79,11 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	}
 	if f.out.Controls > 0 {
 		skippedCount.Inc(ctx, int64(f.out.Controls))
+		for k, n := range f.out.Skipped {
+			if n > 0 {
+				skippedByKind[k].Inc(ctx, int64(n))
+			}
+		}
 	}
 	if len(f.out.Rejects) > 0 {
 		deadLetterCount.Inc(ctx, int64(len(f.out.Rejects)))
