@@ -17,15 +17,15 @@ import (
 // Summary is the account of one run, read back from the run's Beam counters.
 // It reconciles: Read = Indexed + Duplicates + Skipped + DeadLettered.
 type Summary struct {
-	Read         int64            `json:"read"`
-	Indexed      int64            `json:"indexed"`
-	Duplicates   int64            `json:"duplicates"`
-	Skipped      int64            `json:"skipped"`
-	DeadLettered int64            `json:"dead_lettered"`
-	OutOfRange   int64            `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
+	Read         int64 `json:"read"`
+	Indexed      int64 `json:"indexed"`
+	Duplicates   int64 `json:"duplicates"`
+	Skipped      int64 `json:"skipped"`
+	DeadLettered int64 `json:"dead_lettered"`
+	OutOfRange   int64 `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
 	// SkippedBy breaks the rest of Skipped down by kind (control,
 	// compliance, user, list, tweet_count, space; see schemas.SkipKind).
-	SkippedBy map[string]int64 `json:"skipped_by,omitempty"`
+	SkippedBy    map[string]int64 `json:"skipped_by,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`

@@ -39,7 +39,7 @@ var (
 		}
 		return c
 	}()
-	rowCounts       = func() map[schemas.Table]beam.Counter {
+	rowCounts = func() map[schemas.Table]beam.Counter {
 		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
 		for _, t := range schemas.Tables {
 			m[t] = beam.NewCounter(Namespace, RowCounterName(t))
