@@ -140,7 +140,7 @@ type BuildOptions struct {
 	Base transforms.FrequencyBase
 	// BulkStore bulk loads the embedded store (storeio.BulkWrite): for
 	// bounded runs whose workers run in this process, which then finish
-	// the store (storeio.FinishOpen) when the pipeline is done.
+	// the store (storeio.FlushOpen) when the pipeline is done.
 	BulkStore bool
 }
 

@@ -61,10 +61,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, failure
 	}
 	if opts.BulkStore {
-		// The sinks loaded the store without a log: flush and compact it
-		// before the run counts as done.
-		if _, err := storeio.FinishOpen(ctx, cfg.Store); err != nil {
-			failure := &RunError{Step: "storeio.Finish", Cause: err.Error()}
+		// The sinks loaded the store without a log: flush it before the
+		// run counts as done.
+		if _, err := storeio.FlushOpen(cfg.Store); err != nil {
+			failure := &RunError{Step: "storeio.FlushOpen", Cause: err.Error()}
 			rec.Status, rec.Error = RunFailed, failure.Error()
 			writeRunRecord(context.WithoutCancel(ctx), cfg, rec)
 			return Summary{}, failure

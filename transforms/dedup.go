@@ -102,8 +102,8 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 // new) it reads the bag. The state stays the truth: the copy in memory is
 // a cache that any runner may invalidate.
 type DedupFn struct {
-	// Seen holds the ids let through, one entry (sorted big-endian
-	// uint64s) per batch.
+	// Seen holds the ids let through (big-endian uint64s), one entry per
+	// batch, rewritten as one entry once there are maxSeenEntries.
 	Seen state.Bag[[]byte]
 	// Version changes with every write to Seen.
 	Version state.Value[uint64]
@@ -136,6 +136,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			return err
 		}
 		ids.reset(version)
+		ids.entries = len(entries)
 		for _, e := range entries {
 			for off := 0; off+8 <= len(e); off += 8 {
 				ids.set[binary.BigEndian.Uint64(e[off:])] = struct{}{}
@@ -175,16 +176,34 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		f.Expire.Set(tp, end, timers.WithNoOutputTimestamp())
 	}
 	next := newVersion(version)
-	if err := f.Seen.Add(sp, fresh); err != nil {
-		return err
+	for off := 0; off < len(fresh); off += 8 {
+		ids.set[binary.BigEndian.Uint64(fresh[off:])] = struct{}{}
+	}
+	if ids.entries < maxSeenEntries {
+		if err := f.Seen.Add(sp, fresh); err != nil {
+			return err
+		}
+		ids.entries++
+	} else {
+		// Rewrite the bag as one entry: runners copy a bag's list of
+		// entries for every bundle of its key (prism does), so it is
+		// kept short.
+		if err := f.Seen.Clear(sp); err != nil {
+			return err
+		}
+		all := make([]byte, 0, 8*len(ids.set))
+		for id := range ids.set {
+			all = binary.BigEndian.AppendUint64(all, id)
+		}
+		if err := f.Seen.Add(sp, all); err != nil {
+			return err
+		}
+		ids.entries = 1
 	}
 	if err := f.Version.Write(sp, next); err != nil {
 		return err
 	}
 	ids.version = next
-	for off := 0; off < len(fresh); off += 8 {
-		ids.set[binary.BigEndian.Uint64(fresh[off:])] = struct{}{}
-	}
 	indexedCount.Inc(ctx, int64(len(out)))
 	localIndexed.Add(int64(len(out)))
 	emit(TweetBatch{Tweets: out})
@@ -248,15 +267,21 @@ type idCacheKey struct {
 	key      int64
 }
 
-// idSet is the set of ids of one key as of state version version.
+// maxSeenEntries is how many entries DedupFn lets a key's bag of ids
+// grow to before it rewrites them as one.
+const maxSeenEntries = 32
+
+// idSet is the set of ids of one key as of state version version, whose
+// bag has entries entries.
 type idSet struct {
 	mu      sync.Mutex
 	version uint64
+	entries int
 	set     map[uint64]struct{}
 }
 
 func (s *idSet) reset(version uint64) {
-	s.version = version
+	s.version, s.entries = version, 0
 	if len(s.set) > 0 || s.set == nil {
 		s.set = make(map[uint64]struct{})
 	}

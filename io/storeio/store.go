@@ -36,10 +36,10 @@ func Open(dir string) (*Store, error) { return open(dir, false) }
 
 // OpenBulk opens the store in dir for a bulk load, as bounded runs write
 // it: no write-ahead log (what is written reaches disk when a memtable is
-// flushed, and at the latest at Finish; a run that dies is re-run, its keys
-// being deterministic), first-level tables left uncompressed and
-// compactions deferred until the load is finished. If the store is already
-// open in this process, the open database is shared as it is.
+// flushed, and at the latest at FlushOpen; a run that dies is re-run, its
+// keys being deterministic), and compactions in larger steps (bulkTuning).
+// If the store is already open in this process, the open database is
+// shared as it is.
 func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 
 func open(dir string, bulk bool) (*Store, error) {
@@ -136,29 +136,6 @@ func (s *Store) Sync() error {
 		return fmt.Errorf("store %s: sync: %w", s.dir, err)
 	}
 	return nil
-}
-
-// Finish makes every write so far durable (a bulk load's memtables are
-// flushed) and compacts the store, so that a finished run leaves it
-// compact and without logs to replay, ready to be read.
-func (s *Store) Finish(ctx context.Context) error {
-	if err := s.db.Flush(); err != nil {
-		return fmt.Errorf("store %s: flush: %w", s.dir, err)
-	}
-	if err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true); err != nil {
-		return fmt.Errorf("store %s: compact: %w", s.dir, err)
-	}
-	return nil
-}
-
-// FinishOpen finishes (Finish) the store in dir if this process has it
-// open, and reports whether it had.
-func FinishOpen(ctx context.Context, dir string) (bool, error) {
-	s := openStore(dir)
-	if s == nil {
-		return false, nil
-	}
-	return true, s.Finish(ctx)
 }
 
 // FlushOpen makes the writes to the store in dir durable, if this process

@@ -69,3 +69,47 @@ func TestSyncMakesWritesDurable(t *testing.T) {
 		t.Errorf("the files on disk hold %q (found %v, %v), want the synced cell", v, ok, err)
 	}
 }
+
+// TestFlushOpenMakesBulkWritesDurable writes a cell to a store opened by
+// OpenBulk, which has no write-ahead log, and calls FlushOpen with the
+// store still open: a copy of the files on disk holds the cell. Without the
+// flush it would only be in a memtable.
+func TestFlushOpenMakesBulkWritesDurable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cell := schemas.FrequencyRow{Minute: "202611011200", Lang: "en", Count: 42}.Cell()
+	if err := s.Write([]schemas.Cell{cell}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sync(); err != nil { // no log: does nothing
+		t.Fatal(err)
+	}
+	before := filepath.Join(t.TempDir(), "before")
+	copyDir(t, dir, before)
+	if ok, err := FlushOpen(dir); err != nil || !ok {
+		t.Fatalf("FlushOpen = %v, %v; want true, nil", ok, err)
+	}
+	after := filepath.Join(t.TempDir(), "after")
+	copyDir(t, dir, after)
+	for _, tc := range []struct {
+		dir  string
+		want bool
+	}{{before, false}, {after, true}} {
+		c, err := Open(tc.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok, err := c.Get(cell.Table, cell.Key)
+		c.Close()
+		if err != nil || ok != tc.want {
+			t.Errorf("%s: cell on disk %v (%v), want %v", filepath.Base(tc.dir), ok, err, tc.want)
+		}
+	}
+	if ok, _ := FlushOpen(filepath.Join(t.TempDir(), "other")); ok {
+		t.Error("FlushOpen of a store this process has not opened reported true")
+	}
+}

@@ -1,35 +1,17 @@
 package storeio
 
-import (
-	"os"
-	"strconv"
-	"time"
+import "github.com/cockroachdb/pebble/v2"
 
-	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/sstable"
-)
-
-// bulkTuning: EXPERIMENT knobs, to be replaced by fixed values.
+// bulkTuning sets the options of a bulk load (OpenBulk) besides the missing
+// write-ahead log: first-level tables are compacted in larger groups (64
+// instead of 16) into a larger base level (1 GiB instead of 256 MiB), so
+// that each byte is rewritten fewer times while the load goes on. Measured
+// on 1M generated tweets over an hour (2 cores): 106 s -> 76 s, CPU 194 s
+// -> 138 s. A full compaction at the end would leave fewer files but cost
+// another 35-40 s there; the store is compacted by Pebble in the background
+// whenever it is next opened for writing instead. Value separation of the
+// raw JSON into blob files made no difference.
 func bulkTuning(o *pebble.Options) {
-	if v, _ := strconv.Atoi(os.Getenv("TI_L0")); v > 0 {
-		o.L0CompactionThreshold = v
-	}
-	if v, _ := strconv.Atoi(os.Getenv("TI_MEM")); v > 0 {
-		o.MemTableSize = uint64(v) << 20
-	}
-	if os.Getenv("TI_NOCOMP0") != "" {
-		o.Levels[0].Compression = func() *sstable.CompressionProfile { return sstable.NoCompression }
-		for i := 1; i < len(o.Levels); i++ {
-			o.Levels[i].Compression = func() *sstable.CompressionProfile { return sstable.SnappyCompression }
-		}
-	}
-	if v, _ := strconv.Atoi(os.Getenv("TI_VSEP")); v > 0 {
-		o.FormatMajorVersion = pebble.FormatValueSeparation
-		o.Experimental.ValueSeparationPolicy = func() pebble.ValueSeparationPolicy {
-			return pebble.ValueSeparationPolicy{Enabled: true, MinimumSize: v, MaxBlobReferenceDepth: 10, RewriteMinimumAge: time.Hour, TargetGarbageRatio: 1}
-		}
-	}
-	if os.Getenv("TI_NOAUTO") != "" {
-		o.DisableAutomaticCompactions = true
-	}
+	o.L0CompactionThreshold = 64
+	o.LBaseMaxBytes = 1 << 30
 }

@@ -29,7 +29,7 @@ func Write(s beam.Scope, dir string, cells beam.PCollection) {
 // BulkWrite is Write for a bounded run whose workers run in the process
 // that submits it: the store is opened by OpenBulk (no write-ahead log,
 // compaction deferred), and the writes become durable when the submitter
-// calls FinishOpen after the run. A run that dies before is re-run.
+// calls FlushOpen after the run. A run that dies before is re-run.
 func BulkWrite(s beam.Scope, dir string, cells beam.PCollection) {
 	beam.ParDo0(s.Scope("storeio.Write"), &WriteFn{Dir: absDir(dir), Bulk: true}, cells)
 }
