@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -120,7 +121,7 @@ func DecodeTerm(key, value []byte) (TermRow, error) {
 	}
 	head := key[:len(key)-RowKeyLen]
 	copy(r.Key[:], key[len(key)-RowKeyLen:])
-	i := indexByte(head, 0)
+	i := bytes.IndexByte(head, 0)
 	if i < 0 || head[len(head)-1] != 0 {
 		return r, errors.New("term key without separators")
 	}
@@ -135,15 +136,6 @@ func DecodeTerm(key, value []byte) (TermRow, error) {
 		r.Freq = uint32(n)
 	}
 	return r, nil
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // MinuteLayout is the layout of a TweetFrequency row: YYYYMMDDhhmm in UTC.
