@@ -54,7 +54,7 @@ func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
 	}
 	s = s.Scope("kafkaio.Read")
 	parts := beam.ParDo(s.Scope("ListPartitions"), &listPartitionsFn{Config: cfg}, beam.Impulse(s))
-	if cfg.Bounded() && !cfg.Commit {
+	if cfg.Bounded() {
 		return beam.ParDo(s.Scope("ReadPartitions"), &boundedReadFn{Config: cfg}, parts), nil
 	}
 	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{Config: cfg}, parts), nil
