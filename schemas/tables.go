@@ -14,7 +14,7 @@ import (
 // the table's keys in the embedded store.
 type Table byte
 
-// The tables of DESIGN.md, plus the dead letters and run metadata.
+// The four index tables (README, "Tables and keys"), plus the dead letters and run metadata.
 const (
 	TableRaw        Table = 'r' // RawTwitterData
 	TableTerms      Table = 't' // TermIndex
@@ -241,7 +241,7 @@ func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 }
 
 // MetaRow is a row of the metadata table: a name and a JSON value. Index
-// parameters live under "param/...", runs under "run/<start>/<id>".
+// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord).
 type MetaRow struct {
 	Name  string
 	Value []byte
