@@ -168,6 +168,9 @@ func TestSampleMatchesGenerator(t *testing.T) {
 // TestIndexTwiceIsIdempotent runs the sample twice into one store: the
 // second run must rewrite exactly the same cells.
 func TestIndexTwiceIsIdempotent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) indexes the whole sample twice into one store; TestBackfillTwoHoursOfAnArchive runs a backfill twice either way")
+	}
 	t.Parallel()
 	store, first := indexSample(t)
 	before := dumpStore(t, store)
