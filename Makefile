@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench bench-scale sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short bench bench-scale sample vet lint clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -18,10 +18,27 @@ run: build
 	./$(BIN) index --input '$(SAMPLE)/*' --store $(STORE) --summary $(dir $(STORE))summary.json
 	@echo "store: $(STORE)   try: ./$(BIN) dump --store $(STORE) --table frequency"
 
-## test: every test of the repository (prism runs in process).
-test:
-	$(GO) vet ./... ./testdata/gen
+## test: every test of the repository (prism runs in process). CI runs it.
+test: vet
 	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen
+
+## test-short: the inner loop, under a minute on 2 cores: every test but the long end-to-end
+## ones, which skip under -short saying what the full suite covers. TESTFLAGS=-count=1 to rerun
+## cached results.
+TESTFLAGS ?=
+test-short:
+	$(GO) test -short -timeout 5m $(TESTFLAGS) ./... ./testdata/gen
+
+## vet: go vet over every package, the generator (testdata/gen, outside ./...) included.
+vet:
+	$(GO) vet ./... ./testdata/gen
+
+## lint: gofmt (must list no file), go vet and staticcheck (pinned; run through the module proxy,
+## so go.mod does not list it) over every package and testdata/gen. CI runs it before make test.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint: vet
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists files to format (gofmt -w them):"; echo "$$out"; exit 1; fi
+	$(STATICCHECK) ./... ./testdata/gen
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build

@@ -122,6 +122,7 @@ func writeStreamGrab(t *testing.T, root string, day1 time.Time, edges ...time.Ti
 // backfill leaves every table as it was, and the coverage of the recorded
 // runs is the range.
 func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
+	t.Parallel()
 	day1 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	root := filepath.Join(t.TempDir(), "grab")
 	from := day1.AddDate(0, 0, 1).Add(23 * time.Hour)
@@ -219,6 +220,7 @@ func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 // two hours from Kafka by time: the tables are the file backfill's (the
 // broken lines, which only the files hold, aside).
 func TestBackfillFromKafkaMatchesFiles(t *testing.T) {
+	t.Parallel()
 	day1 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	root := filepath.Join(t.TempDir(), "grab")
 	from := day1.AddDate(0, 0, 1).Add(23 * time.Hour)

@@ -48,6 +48,9 @@ func dumpCassandra(t *testing.T, cfg *cassandraio.Config) map[string]string {
 // injected write faults: every table's dump is identical, and the counts
 // and rows written agree.
 func TestCassandraMatchesStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) indexes the sample through gocql into the CQL test server, with and without write faults, and compares every table with the store's")
+	}
 	store, want := indexSample(t)
 	wantTables := dumpStore(t, store)
 	input := filepath.Join(repoRoot(t), "testdata", "sample", "*")

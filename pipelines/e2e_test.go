@@ -3,6 +3,7 @@ package pipelines
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -71,8 +72,9 @@ func rows(t *testing.T, dump string) []map[string]any {
 // summary and every table with what the generator recorded while writing
 // the sample.
 func TestSampleMatchesGenerator(t *testing.T) {
+	t.Parallel()
 	want := loadExpected(t)
-	store, sum := indexSample(t)
+	dump, sum, _ := indexSampleFiles(t)
 
 	got := map[string]int64{"read": sum.Read, "indexed": sum.Indexed, "duplicates": sum.Duplicates, "skipped": sum.Skipped, "dead_lettered": sum.DeadLettered}
 	for k, w := range map[string]int64{"read": want.Read, "indexed": want.Indexed, "duplicates": want.Duplicates, "skipped": want.Skipped, "dead_lettered": want.DeadLettered} {
@@ -86,7 +88,6 @@ func TestSampleMatchesGenerator(t *testing.T) {
 		}
 	}
 
-	dump := dumpStore(t, store)
 	for table, w := range want.Rows {
 		if n := int64(len(rows(t, dump[table]))); n != w {
 			t.Errorf("table %s holds %d rows, generator says %d", table, n, w)
@@ -167,6 +168,10 @@ func TestSampleMatchesGenerator(t *testing.T) {
 // TestIndexTwiceIsIdempotent runs the sample twice into one store: the
 // second run must rewrite exactly the same cells.
 func TestIndexTwiceIsIdempotent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) indexes the whole sample twice into one store; TestBackfillTwoHoursOfAnArchive runs a backfill twice either way")
+	}
+	t.Parallel()
 	store, first := indexSample(t)
 	before := dumpStore(t, store)
 	second := runPipeline(t, Config{Input: filepath.Join(repoRoot(t), "testdata", "sample", "*"), Store: store})
@@ -181,8 +186,9 @@ func TestIndexTwiceIsIdempotent(t *testing.T) {
 // those of a single copy, and each broken record is dead-lettered once per
 // file it is in (the dead-letter table is keyed by origin).
 func TestSameFilesUnderTwoNames(t *testing.T) {
-	single, _ := indexSample(t)
-	want := dumpStore(t, single)
+	t.Parallel()
+	shared, _, _ := indexSampleFiles(t)
+	want := maps.Clone(shared) // its deadletter entry is deleted below
 
 	dir := t.TempDir()
 	src := filepath.Join(repoRoot(t), "testdata", "sample")

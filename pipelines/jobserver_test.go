@@ -13,6 +13,7 @@ import (
 // TestCheckJobServer: a wrong runner name, a missing endpoint or a job
 // server that does not answer fail at once, in one line.
 func TestCheckJobServer(t *testing.T) {
+	t.Parallel() // waits for timeouts
 	ctx := context.Background()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -57,6 +58,7 @@ func TestCheckJobServer(t *testing.T) {
 // TestCheckJobServerWaitsForStart: a job server that starts listening a
 // moment after the check begins is found.
 func TestCheckJobServerWaitsForStart(t *testing.T) {
+	t.Parallel()
 	addr := closedPort(t)
 	done := make(chan struct{})
 	stopped := make(chan struct{})

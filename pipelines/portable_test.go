@@ -29,7 +29,7 @@ import (
 // says (about 2 minutes cold, seconds once the build cache is warm).
 func TestPortableJobServer(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the prism job server and the command and submits to it: skipped with -short")
+		t.Skip("-short: the full suite (make test) builds the prism job server and the command, submits to it and compares the tables with an in-process run's")
 	}
 	root := repoRoot(t)
 	bin := t.TempDir()

@@ -69,7 +69,8 @@ func produceRecords(t testing.TB, addr, topic string, recs []schemas.Record, fir
 	return faulted
 }
 
-// filesRun is the sample indexed from files, once per test binary.
+// filesRun is the sample indexed from files, once per test binary, for the
+// tests that only read its tables and summary.
 var filesRun struct {
 	once  sync.Once
 	dump  map[string]string
@@ -143,6 +144,9 @@ func compareWithFiles(t *testing.T, got map[string]string, name string) {
 // once through Kafka (4 partitions, a read bounded by --stop latest): the
 // tables are identical, cell for cell, and so are the counts.
 func TestKafkaBoundedMatchesFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) indexes the sample from files and from a bounded Kafka read and compares every table and count")
+	}
 	const topic = "tweets"
 	_, filesSum, faulted := indexSampleFiles(t)
 	addr := kafkatest.StartBroker(t, map[string]int{topic: streamPartitions})
@@ -267,6 +271,9 @@ func splitWithoutSharedIDs(t *testing.T, recs []schemas.Record, i int) int {
 // does not survive a restart (see the streaming notes in README), so a copy
 // of a tweet read before the restart would be counted again after it.
 func TestStreamDrainAndResumeMatchesOneRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) streams the sample in two drained runs and in one, and compares their tables and counts")
+	}
 	const topic = "tweets"
 	recs := sampleRecords(t)
 	addr := kafkatest.StartBroker(t, map[string]int{topic: streamPartitions})
@@ -404,6 +411,7 @@ func waitCount(t *testing.T, st *storeio.Store, minute, lang string, want int64,
 // watermark never passes the wall clock), so their counts can only become
 // visible through early panes, each the running total of the minute.
 func TestStreamEarlyCountsBeforeMinuteEnds(t *testing.T) {
+	t.Parallel() // mostly waits for the early firings
 	const topic = "live"
 	addr := kafkatest.StartBroker(t, map[string]int{topic: 1})
 	store := filepath.Join(t.TempDir(), "store")
@@ -449,6 +457,7 @@ func streamTweet(id int, t time.Time, lang string) []byte {
 // accumulated total, which overwrites the stored count, while the pipeline
 // still runs (allowed lateness is the dedup horizon, 24 h).
 func TestStreamLateTweetRefiresMinute(t *testing.T) {
+	t.Parallel() // mostly waits for the firings
 	const topic = "live"
 	addr := kafkatest.StartBroker(t, map[string]int{topic: 1})
 	store := filepath.Join(t.TempDir(), "store")

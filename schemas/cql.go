@@ -11,7 +11,7 @@ import (
 // definitions below, so the definitions, the statements of cqlcatalog.go and
 // the mapping of cqlrow.go cannot disagree.
 //
-// Rates the sizes are computed for (DESIGN.md):
+// Rates the sizes are computed for (the seeds' figures):
 //
 //	1% sample stream   5 M tweets/day   ~3,500 tweets/minute
 //	crisis event      50 M tweets/day  ~35,000 tweets/minute ("tens of millions")
@@ -151,10 +151,10 @@ per-hour partition would be 12.5 GB or 525 MB at crisis rates.`,
 		Reason: `Partition (term, field, day, hour), clustered by row key (time order).
 "Tweets with term T in field F between t1 and t2" reads one partition per hour
 of the range (hour IN (...) for a day), each a slice in time order.
-DESIGN.md starts from (term, field, day); the hour is added because a common
-term ("rt", "the", a crisis hashtag) is in up to half of all tweets: at crisis
-rates that is 25 M rows/day = ~900 MB per day partition at ~35 B/row, far over
-100 MB. Per hour: crisis ~1 M rows = ~37 MB; 1% stream ~100 K rows = ~4 MB.
+The hour is in the partition key because a common term ("rt", "the", a crisis
+hashtag) is in up to half of all tweets: at crisis rates a (term, field, day)
+partition would hold 25 M rows = ~900 MB at ~35 B/row, far over 100 MB.
+Per hour: crisis ~1 M rows = ~37 MB; 1% stream ~100 K rows = ~4 MB.
 Rare terms make small partitions; that costs nothing.`,
 	})
 

@@ -76,9 +76,9 @@ func TestCQLValuesRoundTrip(t *testing.T) {
 }
 
 func goTypeMatches(t CQLType, v any) bool {
-	switch v.(type) {
+	switch v := v.(type) {
 	case []byte:
-		return t == CQLBlob && v.([]byte) != nil
+		return t == CQLBlob && v != nil
 	case string:
 		return t == CQLText
 	case int8:

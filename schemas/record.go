@@ -1,9 +1,6 @@
 package schemas
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Origin says where a record came from: a file and line, or a Kafka topic,
 // partition and offset. It travels with every record so that a dead letter can
@@ -21,19 +18,6 @@ type Origin struct {
 // or "kafka:tweets/3:1234".
 func (o Origin) String() string {
 	return o.Source + ":" + strconv.FormatInt(o.Line, 10)
-}
-
-// ParseOrigin is the inverse of Origin.String.
-func ParseOrigin(s string) (Origin, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return Origin{}, false
-	}
-	n, err := strconv.ParseInt(s[i+1:], 10, 64)
-	if err != nil {
-		return Origin{}, false
-	}
-	return Origin{Source: s[:i], Line: n}, true
 }
 
 // Record is one unit of input as a source delivers it: a line of a JSON lines

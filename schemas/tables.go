@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 // the table's keys in the embedded store.
 type Table byte
 
-// The tables of DESIGN.md, plus the dead letters and run metadata.
+// The four index tables (README, "Tables and keys"), plus the dead letters and run metadata.
 const (
 	TableRaw        Table = 'r' // RawTwitterData
 	TableTerms      Table = 't' // TermIndex
@@ -120,7 +121,7 @@ func DecodeTerm(key, value []byte) (TermRow, error) {
 	}
 	head := key[:len(key)-RowKeyLen]
 	copy(r.Key[:], key[len(key)-RowKeyLen:])
-	i := indexByte(head, 0)
+	i := bytes.IndexByte(head, 0)
 	if i < 0 || head[len(head)-1] != 0 {
 		return r, errors.New("term key without separators")
 	}
@@ -135,15 +136,6 @@ func DecodeTerm(key, value []byte) (TermRow, error) {
 		r.Freq = uint32(n)
 	}
 	return r, nil
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // MinuteLayout is the layout of a TweetFrequency row: YYYYMMDDhhmm in UTC.
@@ -249,7 +241,7 @@ func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 }
 
 // MetaRow is a row of the metadata table: a name and a JSON value. Index
-// parameters live under "param/...", runs under "run/<start>/<id>".
+// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord).
 type MetaRow struct {
 	Name  string
 	Value []byte

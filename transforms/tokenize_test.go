@@ -27,7 +27,7 @@ func TestTokenize(t *testing.T) {
 		want []Term
 	}{
 		{
-			// The seed's TermIndex example (DESIGN.md), in first-occurrence order.
+			// The TermIndex example of the seed data model (the Accumulo schema), in first-occurrence order.
 			name: "seed",
 			text: "A tweet about #ApacheAccumulo and #ApacheFlink and",
 			want: terms("tweet", 1, "about", 1, "#apacheaccumulo", 1, "apacheaccumulo", 1, "and", 2, "#apacheflink", 1, "apacheflink", 1),

@@ -48,7 +48,7 @@ var (
 //
 // Files are expanded in one worker, then spread over workers one file at a
 // time: the unit of parallelism is a file. Each file is read by a
-// splittable DoFn that checkpoints every BundleBatches batches, so that a
+// splittable DoFn that checkpoints every DefaultBundleBatches batches, so that a
 // bundle's output, and what a runner holds of it at a time, stays small
 // however large the file.
 func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
@@ -83,7 +83,7 @@ const DefaultBundleBatches = 4
 
 // readFn reads one file into batches of records. It is a splittable DoFn
 // over the file's batch indexes [0, math.MaxInt64): it claims each batch
-// before emitting it and checkpoints after BundleBatches of them, leaving
+// before emitting it and checkpoints after DefaultBundleBatches of them, leaving
 // the file open (a cursor) for the bundle that resumes it.
 type readFn struct {
 	Options Options

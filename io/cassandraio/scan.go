@@ -211,14 +211,3 @@ func (r *Reader) page(ctx context.Context, text string, binds []any, cl gocql.Co
 	}
 	return cells, next, nil
 }
-
-// Scan reads every row of table in the keyspace of cfg as a cell, in no
-// particular order (see Reader.Scan). It opens and closes a Reader.
-func Scan(ctx context.Context, cfg Config, table schemas.Table, fn func(schemas.Cell) error) error {
-	r, err := NewReader(cfg)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.Scan(ctx, table, fn)
-}

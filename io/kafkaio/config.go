@@ -43,7 +43,8 @@ type Config struct {
 	//   "offset:N": offset N (the log's start if N was deleted already).
 	Start string
 	// Stop is where each partition's read ends. Empty reads forever (the
-	// output is unbounded); any other value makes the read bounded:
+	// output is unbounded); any other value makes the read end there (and
+	// its output bounded, unless Commit is set; see Bounded):
 	//   "latest": the high watermark when the pipeline starts;
 	//   an RFC 3339 time: the first message whose timestamp is at or after
 	//     it, as the log stands when the pipeline starts; for a time still
@@ -190,9 +191,11 @@ func parsePosition(s string, start bool) (position, error) {
 	return position{kind: posTime, time: t}, nil
 }
 
-// Bounded reports whether the read ends (Stop is set): its output is then a
-// bounded PCollection.
-func (c Config) Bounded() bool { return c.Stop != "" }
+// Bounded reports whether Read's output is a bounded PCollection: Stop is
+// set and Commit is not. A read that commits ends at Stop all the same, but
+// is unbounded: offsets are committed as checkpoints are resumed, which
+// only an unbounded read does.
+func (c Config) Bounded() bool { return c.Stop != "" && !c.Commit }
 
 // Validate checks the configuration and reports every problem, one line
 // each, saying what to fix.

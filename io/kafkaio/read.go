@@ -54,10 +54,10 @@ func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
 	}
 	s = s.Scope("kafkaio.Read")
 	parts := beam.ParDo(s.Scope("ListPartitions"), &listPartitionsFn{Config: cfg}, beam.Impulse(s))
-	if cfg.Bounded() && !cfg.Commit {
-		return beam.ParDo(s.Scope("ReadPartitions"), &boundedReadFn{Config: cfg}, parts), nil
+	if cfg.Bounded() {
+		return beam.ParDo(s.Scope("ReadPartitions"), &boundedReadFn{readBaseFn{Config: cfg}}, parts), nil
 	}
-	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{Config: cfg}, parts), nil
+	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{readBaseFn{Config: cfg}}, parts), nil
 }
 
 // readFn is the splittable DoFn of an unbounded read, and of a read that
@@ -74,34 +74,43 @@ func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
 // that bundle's finalization callbacks.) To commit the last records read,
 // a read that ends (at Stop, or drained) checkpoints once more first.
 type readFn struct {
+	readBaseFn
+}
+
+// readBaseFn is what readFn and boundedReadFn share, as textio's readBaseFn
+// is: the connection (Setup, Teardown) and the partition's restriction. A
+// struct that embeds it, and adds CreateTracker and ProcessElement, is a
+// splittable DoFn over a partitionRead.
+type readBaseFn struct {
 	Config Config
 	r      *reader
 }
 
 // Setup connects.
-func (f *readFn) Setup() error {
+func (f *readBaseFn) Setup() error {
 	r, err := newReader(f.Config)
 	f.r = r
 	return err
 }
 
 // Teardown closes the connections.
-func (f *readFn) Teardown() { f.r.close() }
+func (f *readBaseFn) Teardown() { f.r.close() }
 
 // CreateInitialRestriction is the partition's offset range.
-func (f *readFn) CreateInitialRestriction(p partitionRead) offsetrange.Restriction {
+func (f *readBaseFn) CreateInitialRestriction(p partitionRead) offsetrange.Restriction {
 	return offsetrange.Restriction{Start: p.Start, End: p.End}
 }
 
 // SplitRestriction keeps the partition whole: partitions are the unit of
-// parallelism; the runner splits further while reading.
-func (f *readFn) SplitRestriction(_ partitionRead, rest offsetrange.Restriction) []offsetrange.Restriction {
+// parallelism; the runner may split further while reading.
+func (f *readBaseFn) SplitRestriction(_ partitionRead, rest offsetrange.Restriction) []offsetrange.Restriction {
 	return []offsetrange.Restriction{rest}
 }
 
-// RestrictionSize is the number of offsets in a bounded range, 1 for an
-// open one (its size is only known while reading).
-func (f *readFn) RestrictionSize(_ partitionRead, rest offsetrange.Restriction) float64 {
+// RestrictionSize is the number of offsets in the range, 1 for an open one
+// or one that ends at a time not reached yet (its size is only known while
+// reading).
+func (f *readBaseFn) RestrictionSize(_ partitionRead, rest offsetrange.Restriction) float64 {
 	return restrictionSize(rest)
 }
 
@@ -177,35 +186,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 // Commit not): one restriction per partition over [start offset, stop
 // offset), read to its end in one call. The runner may split it.
 type boundedReadFn struct {
-	Config Config
-	r      *reader
-}
-
-// Setup connects.
-func (f *boundedReadFn) Setup() error {
-	r, err := newReader(f.Config)
-	f.r = r
-	return err
-}
-
-// Teardown closes the connections.
-func (f *boundedReadFn) Teardown() { f.r.close() }
-
-// CreateInitialRestriction is the partition's offset range.
-func (f *boundedReadFn) CreateInitialRestriction(p partitionRead) offsetrange.Restriction {
-	return offsetrange.Restriction{Start: p.Start, End: p.End}
-}
-
-// SplitRestriction keeps the partition whole; the runner may split it
-// while reading.
-func (f *boundedReadFn) SplitRestriction(_ partitionRead, rest offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{rest}
-}
-
-// RestrictionSize is the number of offsets in the range (1 while its end
-// is a time not reached yet).
-func (f *boundedReadFn) RestrictionSize(_ partitionRead, rest offsetrange.Restriction) float64 {
-	return restrictionSize(rest)
+	readBaseFn
 }
 
 // CreateTracker tracks the range; see offsetTracker. A range that ends at

@@ -36,10 +36,12 @@ func TestMain(m *testing.M) {
 
 // The test data: tweets the project has never seen (the bench generator
 // at a seed no other test uses, over three days) and a file of points on
-// the antimeridian and near the poles.
+// the antimeridian and near the poles. Under -short (where only
+// TestPagesResume uses it) a tenth as many tweets.
 const (
-	dataSeed   = 4242
-	dataTweets = 6_000
+	dataSeed        = 4242
+	dataTweets      = 6_000
+	dataTweetsShort = 600
 )
 
 var dataStart = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) // the generator's start
@@ -76,7 +78,11 @@ func testData(t *testing.T) string {
 		}
 		_, file, _, _ := runtime.Caller(0)
 		root := filepath.Join(filepath.Dir(file), "..", "..")
-		cmd := exec.Command("go", "run", "./testdata/gen", "bench", "-n", fmt.Sprint(dataTweets), "-seed", fmt.Sprint(dataSeed), "-span", "72h", "-out", dataDir)
+		n := dataTweets
+		if testing.Short() {
+			n = dataTweetsShort
+		}
+		cmd := exec.Command("go", "run", "./testdata/gen", "bench", "-n", fmt.Sprint(n), "-seed", fmt.Sprint(dataSeed), "-span", "72h", "-out", dataDir)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			dataErr = fmt.Errorf("gen bench: %v\n%s", err, out)
@@ -360,6 +366,9 @@ func diffAnswers(t *testing.T, want, got map[string]string, wantName, gotName st
 // a full scan of the raw table, on data no other test uses: any difference
 // is a bug.
 func TestIndexAnswersMatchScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) answers 300 questions from the indexes and by a scan of 6,000 tweets")
+	}
 	ctx := context.Background()
 	r := openStore(t)
 	q := pickQuestions(t, r)
@@ -378,6 +387,9 @@ func TestIndexAnswersMatchScan(t *testing.T) {
 // the CQL test server and answers every question from Cassandra's tables:
 // the answers are the store's.
 func TestCassandraAnswersMatchStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) indexes 6,000 tweets through gocql into the CQL test server and checks every answer against the store's")
+	}
 	ctx := context.Background()
 	store := openStore(t)
 	q := pickQuestions(t, store)

@@ -90,7 +90,6 @@ type tally struct {
 	terms                                  map[string]int64
 	points                                 map[string][2]float64
 	deadLetters                            []DeadLetter
-	lower                                  []byte // scratch
 }
 
 func newTally() *tally {

@@ -48,8 +48,8 @@ func (c *conn) serve() {
 		defer writer.Done()
 		c.writeLoop()
 	}()
-	err := c.readLoop()
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+	// readLoop returns only when the connection ends, always with the reason.
+	if err := c.readLoop(); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 		c.srv.logf("cqlserver: connection %s: %v", c.nc.RemoteAddr(), err)
 	}
 	// No more senders: let the writer send what is queued, then hang up.

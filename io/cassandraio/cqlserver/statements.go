@@ -99,11 +99,11 @@ func (s *Server) parse(text string) (*stmt, *cqlError) {
 		st := &stmt{sys: sel, specKeyspace: sel.table.keyspace, specTable: sel.table.name}
 		for _, c := range sel.columns {
 			col := sel.table.columns[c]
-			st.result = append(st.result, spec{col.name, col.typ})
+			st.result = append(st.result, spec(col))
 		}
 		if sel.bound {
 			col := sel.table.columns[sel.where]
-			st.binds = []spec{{col.name, col.typ}}
+			st.binds = []spec{spec(col)}
 			if sel.where == 0 {
 				st.pkIndexes = []int{0}
 			}

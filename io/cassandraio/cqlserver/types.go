@@ -51,25 +51,6 @@ func (t ctype) write(w *writer) {
 	}
 }
 
-// String returns the CQL name of the type, as system_schema.columns holds it.
-func (t ctype) String() string {
-	switch t.id {
-	case idBoolean:
-		return "boolean"
-	case idUUID:
-		return "uuid"
-	case idInet:
-		return "inet"
-	case idList:
-		return "list<" + t.elems[0].String() + ">"
-	case idSet:
-		return "set<" + t.elems[0].String() + ">"
-	case idMap:
-		return "map<" + t.elems[0].String() + ", " + t.elems[1].String() + ">"
-	}
-	return schemas.CQLType(t.id).String()
-}
-
 // validate checks a bound value of a catalog column as Cassandra's type
 // validation does.
 func validate(t schemas.CQLType, v []byte) error {

@@ -1,8 +1,16 @@
-// Command tweetindex indexes tweets into the four tables of DESIGN.md.
+// Command tweetindex indexes tweets into four tables (raw tweets, a term
+// index, tweet counts per minute per language, a geotemporal index), in an
+// embedded store or in Cassandra, and answers questions from them:
 //
-//	tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
-//	tweetindex query QUESTION --store DIR [--from T1] [--to T2] [--lang L]
-//	tweetindex dump  --store DIR --table raw|terms|frequency|geo|deadletter|meta
+//	tweetindex index    (--input 'GLOB' | --kafka BROKERS --topic T ...) (--store DIR | --cassandra HOSTS ...) [Beam flags]
+//	tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS ...)
+//	tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day]
+//	tweetindex query    QUESTION (--store DIR | --cassandra HOSTS ...) [--from T1] [--to T2] [--lang L]
+//	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
+//	tweetindex schema   print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
+//
+// 'tweetindex COMMAND --help' lists the flags of a command; README.md has
+// the whole reference.
 //
 // Beam flags (--runner, --endpoint, --environment_type, ...) pass through to
 // the Beam Go SDK; the default runner is prism, in process.
@@ -20,9 +28,9 @@ import (
 const usage = `tweetindex indexes tweets into raw, term, frequency and geotemporal tables.
 
 Usage:
-  tweetindex index --input 'GLOB' --store DIR [--summary FILE] [Beam flags]
+  tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]
   tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS)
-  tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by hour|day]
+  tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day]
   tweetindex query count|count-geo|series|count-term|geo|tweets|terms|export|users|bench (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] [--format table|jsonl|csv]
   tweetindex dump  (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
   tweetindex schema print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
