@@ -68,6 +68,7 @@ type progress struct {
 	written0        int64
 	lastIndexed     int64
 	lastAt          time.Time
+	label           string // "progress" if empty
 }
 
 func newProgress(size InputSize, now time.Time) *progress {
@@ -76,6 +77,19 @@ func newProgress(size InputSize, now time.Time) *progress {
 	p.read0, p.indexed0 = transforms.LocalProgress()
 	p.written0 = transforms.LocalWritten()
 	return p
+}
+
+// Tally returns a function that renders what this process's workers have
+// done since Tally was called, as a progress line after label: the partial
+// counts of a run stopped before its summary. It returns nil when the
+// workers run outside this process.
+func Tally(size InputSize, label string) func() string {
+	if !workerInProcess() {
+		return nil
+	}
+	p := newProgress(size, time.Now())
+	p.label = label
+	return func() string { return p.line(time.Now()) }
 }
 
 // line renders the progress at now.
@@ -88,7 +102,11 @@ func (p *progress) line(now time.Time) string {
 		rate = float64(indexed-p.lastIndexed) / dt
 	}
 	p.lastIndexed, p.lastAt = indexed, now
-	s := "progress " + now.Sub(p.start).Round(time.Second).String() + ":"
+	label := p.label
+	if label == "" {
+		label = "progress"
+	}
+	s := label + " " + now.Sub(p.start).Round(time.Second).String() + ":"
 	if p.size.Files > 0 {
 		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
 		if p.size.Bytes > 0 {

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -20,7 +21,9 @@ import (
 // pipeline starts (which also checks, before anything runs, that the sink
 // can be written), then as succeeded with its summary, or as failed with
 // the reason. A failed pipeline returns a *RunError, whose message is one
-// line.
+// line. A run stopped by cancelling ctx (on a signal: give the cause with
+// context.WithCancelCause, e.g. ErrInterrupted) is recorded as interrupted
+// and returns an error that wraps the cause.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -38,9 +41,18 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := writeRunRecord(ctx, cfg, rec); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
 	}
-	result, err := beamx.RunWithMetrics(ctx, p)
+	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
+	if err != nil && ctx.Err() != nil {
+		// Stopped from outside (a signal): not a failure of the pipeline.
+		cause := context.Cause(ctx)
+		rec.Status, rec.Error = RunInterrupted, cause.Error()
+		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
+			return Summary{}, fmt.Errorf("%w before the end of the input (and the run could not be recorded as interrupted: %v)", cause, werr)
+		}
+		return Summary{}, fmt.Errorf("%w before the end of the input; recorded as interrupted (run it again: keys are deterministic, so the cells already written are rewritten the same)", cause)
+	}
 	if err != nil {
 		failure := runError(ctx, err)
 		rec.Status, rec.Error = RunFailed, failure.Error()
@@ -55,6 +67,39 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, fmt.Errorf("recording the run: %w", err)
 	}
 	return sum, nil
+}
+
+// ErrInterrupted is the cause a caller gives (context.WithCancelCause) when
+// it stops a run from outside, e.g. on SIGINT or SIGTERM.
+var ErrInterrupted = errors.New("interrupted")
+
+// interruptGrace is how long Run waits, once ctx is done, for the runner to
+// stop the job before it records the run as interrupted and returns anyway.
+const interruptGrace = 15 * time.Second
+
+// runJob runs p, returning when the job ends, or interruptGrace after ctx
+// is done if the runner has not stopped the job by then.
+func runJob(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
+	type outcome struct {
+		r   beam.PipelineResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		r, err := beamx.RunWithMetrics(ctx, p)
+		done <- outcome{r, err}
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-ctx.Done():
+	}
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-time.After(interruptGrace):
+		return nil, context.Cause(ctx)
+	}
 }
 
 // IndexParams are the index parameters readers need; they are written to
@@ -80,9 +125,10 @@ func CurrentParams() IndexParams {
 
 // The states of a run in its RunRecord.
 const (
-	RunRunning   = "running" // started; a run that died stays in this state
-	RunSucceeded = "succeeded"
-	RunFailed    = "failed"
+	RunRunning     = "running" // started, and not known to have ended (see ReadRunRecords)
+	RunSucceeded   = "succeeded"
+	RunFailed      = "failed"
+	RunInterrupted = "interrupted" // stopped by a signal, or its process found gone
 )
 
 // RunRecord is the metadata row of one run, under "run/<start time>": the
