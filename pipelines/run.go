@@ -41,6 +41,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := writeRunRecord(ctx, cfg, rec); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
 	}
+	if err := recordDeadRuns(ctx, cfg); err != nil {
+		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
+	}
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -143,6 +146,12 @@ type RunRecord struct {
 	Status   string   `json:"status"`
 	Error    string   `json:"error,omitempty"`
 	Summary  *Summary `json:"summary,omitempty"`
+	// Host, PID and Process name the process that ran it (Process: its
+	// start, where the system tells), so that a run whose process is
+	// gone can be told from a live one (see runproc.go).
+	Host    string `json:"host,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	Process string `json:"process,omitempty"`
 }
 
 // RunRecordPrefix is the metadata name prefix of run records.
@@ -157,6 +166,7 @@ func newRunRecord(cfg Config, started time.Time) RunRecord {
 		Started: started.UTC().Format(time.RFC3339Nano),
 		Status:  RunRunning,
 	}
+	stampProcess(&rec)
 	if !cfg.From.IsZero() {
 		rec.From = cfg.From.UTC().Format(time.RFC3339)
 	}
@@ -186,8 +196,20 @@ func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord) error {
 }
 
 // ReadRunRecords returns the run records of the metadata table, oldest
-// first.
+// first. A run marked running whose process is known to be gone (see
+// runproc.go: same host, no such process) is returned as interrupted.
 func ReadRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
+	runs, err := readRunRecords(ctx, t)
+	for i := range runs {
+		if processGone(runs[i]) {
+			markGone(&runs[i])
+		}
+	}
+	return runs, err
+}
+
+// readRunRecords returns the run records as stored.
+func readRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
 	var runs []RunRecord
 	err := t.ScanTable(ctx, schemas.TableMeta, func(key, value []byte) error {
 		if !strings.HasPrefix(string(key), RunRecordPrefix) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // cliArgsEnv, when set, makes the test binary run main with these
@@ -188,5 +189,52 @@ func TestSIGTERMDrainsStream(t *testing.T) {
 	runs := runRecords(t, store)
 	if len(runs) != 1 || runs[0].Status != pipelines.RunSucceeded {
 		t.Errorf("run records %+v, want one succeeded", runs)
+	}
+}
+
+// TestKilledRunIsInterrupted: a run killed with SIGKILL leaves its record
+// running; reading the records reports it interrupted (its process is
+// gone), backfill status lists it so, and the next run records it so.
+func TestKilledRunIsInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	hour := filepath.Join(dir, "2026", "11", "01", "12")
+	if err := os.MkdirAll(hour, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		writeTweets(t, filepath.Join(hour, fmt.Sprintf("%02d.json", i)), 100000)
+	}
+	store := filepath.Join(t.TempDir(), "store")
+	c := startCLI(t, "backfill", "--root", dir, "--from", "2026-11-01", "--to", "2026-11-02", "--store", store, "--progress", "100ms")
+	c.waitIndexed(t, 60*time.Second)
+	if err := c.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, 10*time.Second)
+	runs := runRecords(t, store)
+	if len(runs) != 1 || runs[0].Status != pipelines.RunInterrupted || !strings.Contains(runs[0].Error, "is gone") {
+		t.Fatalf("run records %+v, want one interrupted whose process is gone", runs)
+	}
+	status := startCLI(t, "backfill", "status", "--store", store)
+	if code := status.wait(t, 30*time.Second); code != 0 || !strings.Contains(status.stdout.String(), "interrupted") {
+		t.Errorf("backfill status exit %d:\n%s%s\nwant the run listed as interrupted", code, status.stdout, status.stderr)
+	}
+
+	writeTweets(t, filepath.Join(dir, "small.jsonl"), 10)
+	next := startCLI(t, "index", "--input", filepath.Join(dir, "small.jsonl"), "--store", store)
+	if code := next.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("next run exit %d:\n%s", code, next.stderr)
+	}
+	tables, err := pipelines.OpenTables(store, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
+	var meta bytes.Buffer
+	if _, err := pipelines.Dump(context.Background(), tables, schemas.TableMeta, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(meta.String(), `"status":"interrupted"`); n != 1 || strings.Contains(meta.String(), `"status":"running"`) {
+		t.Errorf("stored run records after the next run:\n%s\nwant the killed one stored as interrupted", meta.String())
 	}
 }
