@@ -130,12 +130,24 @@ func TestDecodeLang(t *testing.T) {
 		{`"lang":7`, "und"},
 		{`"lang":"qme"`, "qme"},
 		{`"lang":"x-klingon"`, "x-klingon"},
+		{`"lang":"zh_CN"`, "zh_CN"},
+		{`"lang":"` + strings.Repeat("a", MaxLangLen) + `"`, strings.Repeat("a", MaxLangLen)},
+		{`"lang":"` + strings.Repeat("a", MaxLangLen+1) + `"`, "und"},
+		{`"lang":"` + strings.Repeat("x", 100<<10) + `"`, "und"}, // would be a 100 KB clustering value
+		{`"lang":"en us"`, "und"},
+		{`"lang":"en\u0000"`, "und"},
+		{`"lang":"日本語"`, "und"},
 	}
 	for _, tt := range tests {
 		doc := `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1",` + tt.extra + `}`
 		out := decode(t, doc)
 		if len(out.Tweets) != 1 || out.Tweets[0].Lang != tt.want {
-			t.Errorf("%s: got %+v, want lang %q", tt.extra, out, tt.want)
+			t.Errorf("%.60s: got %d tweets (lang %.60q), want lang %q", tt.extra, len(out.Tweets), func() string {
+				if len(out.Tweets) > 0 {
+					return out.Tweets[0].Lang
+				}
+				return ""
+			}(), tt.want)
 		}
 	}
 	if out := decode(t, `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1"}`); out.Tweets[0].Lang != "und" {
