@@ -44,7 +44,7 @@ func Open(dir string) (*Store, error) {
 	}
 	db, err := pebble.Open(abs, options())
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
+		return nil, openError(abs, err)
 	}
 	s := &Store{db: db, dir: abs}
 	opened[abs] = &handle{store: s, refs: 1}
