@@ -53,6 +53,12 @@ func runBackfill(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := sink.checkWrite(); err != nil {
+		return err
+	}
+	if err := run.check(); err != nil {
+		return err
+	}
 	b := pipelines.Backfill{Root: *root, Margin: *margin}
 	if *margin == 0 {
 		b.Margin = -1 // --margin 0 means none

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -47,6 +48,54 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+}
+
+// check says, in one line, what is wrong with the run flags, before the
+// run starts: a negative interval, or a --summary file that cannot be
+// written (found only after the whole run otherwise).
+func (f *runFlags) check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"progress", f.progress}, {"watch", f.watch}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
+		if d.v < 0 {
+			return fmt.Errorf("--%s must not be negative, got %s (0 turns it off)", d.name, d.v)
+		}
+	}
+	if f.summary != "" {
+		if err := checkWritable(f.summary); err != nil {
+			return fmt.Errorf("--summary %s: %w", f.summary, err)
+		}
+	}
+	return nil
+}
+
+// checkWritable checks that a file can be written at path, leaving what
+// is there as it is: an existing file is opened for writing, else a
+// temporary file is made (and removed) in its directory.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return errors.New("is a directory, want a file name")
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot be written: %w", err)
+		}
+		return f.Close()
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("its directory cannot be used: %w", err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("its directory %s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".tweetindex-summary-*")
+	if err != nil {
+		return fmt.Errorf("cannot be created: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // apply sets the run flags' parts of cfg.
