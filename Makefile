@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short fuzz bench sample vet clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -22,6 +22,14 @@ run: build
 test:
 	$(GO) vet ./... ./testdata/gen
 	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen
+
+## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
+## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and
+## FuzzReadFile (format detection, decompression, tar/zip, lines or document).
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) ./io/archiveio/
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
