@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short bench bench-scale sample vet lint clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short fuzz bench bench-scale sample vet lint clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -39,6 +39,14 @@ STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists files to format (gofmt -w them):"; echo "$$out"; exit 1; fi
 	$(STATICCHECK) ./... ./testdata/gen
+
+## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
+## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and
+## FuzzReadFile (format detection, decompression, tar/zip, lines or document).
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) ./io/archiveio/
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build

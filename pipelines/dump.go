@@ -23,7 +23,7 @@ type TableScanner interface {
 //	terms:      term, field, row_key, freq
 //	frequency:  minute (YYYYMMDDhhmm), lang, count
 //	geo:        spread, day, geohash, row_key, lat, lon
-//	deadletter: origin, reason, raw
+//	deadletter: origin, item (when > 0), reason, raw
 //	meta:       name, value
 func Dump(ctx context.Context, src TableScanner, table schemas.Table, w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -77,6 +77,7 @@ type geoDump struct {
 
 type deadLetterDump struct {
 	Origin string `json:"origin"`
+	Item   uint32 `json:"item,omitempty"` // the number of the dead letter among those of its line
 	Reason string `json:"reason"`
 	Raw    string `json:"raw"`
 }
@@ -123,7 +124,7 @@ func dumpRow(table schemas.Table, key, value []byte, dec *schemas.Decoder, out *
 		if err != nil {
 			return nil, err
 		}
-		return deadLetterDump{Origin: r.Origin.String(), Reason: r.Reason, Raw: string(r.Raw)}, nil
+		return deadLetterDump{Origin: r.Origin.String(), Item: r.Item, Reason: r.Reason, Raw: string(r.Raw)}, nil
 	case schemas.TableMeta:
 		v := json.RawMessage(value)
 		if !json.Valid(value) {

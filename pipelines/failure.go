@@ -51,9 +51,23 @@ var (
 // failed DoFn.
 var hints = map[string]string{
 	"storeio":     "check --store: a directory this process can create and write, not open in another tweetindex process",
-	"cassandraio": "check --cassandra and --keyspace; create the tables with: tweetindex schema apply",
+	"cassandraio": "check that the hosts of --cassandra are up and reachable from every worker; writes were retried before the bundle failed",
 	"kafkaio":     "check --kafka, --topic and the broker's reachability",
 	"archiveio":   "check the --input files",
+}
+
+// cqlSchemaErrors are what Cassandra says when the keyspace or a table is
+// missing or is not the project's.
+var cqlSchemaErrors = regexp.MustCompile(`(?i)keyspace .*does not exist|unconfigured table|table .* does not exist|undefined column|unknown identifier|no keyspace has been specified`)
+
+// hintFor says what to check when a step of package pkg fails with cause:
+// the package's hint, except that a Cassandra failure names the schema
+// only when the schema is what is wrong.
+func hintFor(pkg, cause string) string {
+	if pkg == "cassandraio" && cqlSchemaErrors.MatchString(cause) {
+		return "check --keyspace; create the tables with: tweetindex schema apply"
+	}
+	return hints[pkg]
 }
 
 // explainFailure turns the runner's error into a RunError.
@@ -68,7 +82,7 @@ func explainFailure(err error) *RunError {
 			e.Cause = firstLine(cause)
 		}
 		pkg, _, _ := strings.Cut(e.Step, ".")
-		e.Hint = hints[pkg]
+		e.Hint = hintFor(pkg, e.Cause)
 	}
 	return e
 }

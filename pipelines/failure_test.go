@@ -29,6 +29,16 @@ func TestExplainFailure(t *testing.T) {
 				" (" + hints["storeio"] + ")",
 		},
 		{
+			name: "dead Cassandra host",
+			err:  "job failed:\nDoFn[UID:6, PID:e22, Name: github.com/tweetindex/tweetindex/io/cassandraio.WriteFn] failed:\ncassandraio: write: gocql: no hosts available in the pool",
+			want: "pipeline failed in cassandraio.WriteFn: cassandraio: write: gocql: no hosts available in the pool (check that the hosts of --cassandra are up and reachable from every worker; writes were retried before the bundle failed)",
+		},
+		{
+			name: "missing Cassandra table",
+			err:  "job failed:\nDoFn[UID:6, PID:e22, Name: github.com/tweetindex/tweetindex/io/cassandraio.WriteFn] failed:\ncassandraio: prepare: unconfigured table raw_tweets",
+			want: "pipeline failed in cassandraio.WriteFn: cassandraio: prepare: unconfigured table raw_tweets (check --keyspace; create the tables with: tweetindex schema apply)",
+		},
+		{
 			name: "no DoFn named",
 			err:  "job job-002 failed:\nconnection to the job service lost",
 			want: "pipeline failed: job job-002 failed:",

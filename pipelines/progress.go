@@ -70,6 +70,7 @@ type progress struct {
 	lastRead        int64
 	lastWritten     int64
 	lastAt          time.Time
+	label           string // "progress" if empty
 }
 
 func newProgress(size InputSize, now time.Time) *progress {
@@ -78,6 +79,19 @@ func newProgress(size InputSize, now time.Time) *progress {
 	p.read0, p.indexed0 = transforms.LocalProgress()
 	p.written0 = transforms.LocalWritten()
 	return p
+}
+
+// Tally returns a function that renders what this process's workers have
+// done since Tally was called, as a progress line after label: the partial
+// counts of a run stopped before its summary. It returns nil when the
+// workers run outside this process.
+func Tally(size InputSize, label string) func() string {
+	if !workerInProcess() {
+		return nil
+	}
+	p := newProgress(size, time.Now())
+	p.label = label
+	return func() string { return p.line(time.Now()) }
 }
 
 // line renders the progress at now.
@@ -93,7 +107,11 @@ func (p *progress) line(now time.Time) string {
 	}
 	phase := p.phase(files, read, written)
 	p.lastIndexed, p.lastRead, p.lastWritten, p.lastAt = indexed, read, written, now
-	s := "progress " + now.Sub(p.start).Round(time.Second).String() + " [" + phase + "]:"
+	label := p.label
+	if label == "" {
+		label = "progress"
+	}
+	s := label + " " + now.Sub(p.start).Round(time.Second).String() + " [" + phase + "]:"
 	if p.size.Files > 0 {
 		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
 		if p.size.Bytes > 0 {

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,7 +23,9 @@ import (
 // pipeline starts (which also checks, before anything runs, that the sink
 // can be written), then as succeeded with its summary, or as failed with
 // the reason. A failed pipeline returns a *RunError, whose message is one
-// line.
+// line. A run stopped by cancelling ctx (on a signal: give the cause with
+// context.WithCancelCause, e.g. ErrInterrupted) is recorded as interrupted
+// and returns an error that wraps the cause.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -45,9 +48,21 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := writeRunRecord(ctx, cfg, rec); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
 	}
-	result, err := beamx.RunWithMetrics(ctx, p)
+	if err := recordDeadRuns(ctx, cfg); err != nil {
+		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
+	}
+	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
+	if err != nil && ctx.Err() != nil {
+		// Stopped from outside (a signal): not a failure of the pipeline.
+		cause := context.Cause(ctx)
+		rec.Status, rec.Error = RunInterrupted, cause.Error()
+		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
+			return Summary{}, fmt.Errorf("%w before the end of the input (and the run could not be recorded as interrupted: %v)", cause, werr)
+		}
+		return Summary{}, fmt.Errorf("%w before the end of the input; recorded as interrupted (run it again: keys are deterministic, so the cells already written are rewritten the same)", cause)
+	}
 	if err != nil {
 		failure := runError(ctx, err)
 		rec.Status, rec.Error = RunFailed, failure.Error()
@@ -87,6 +102,39 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
+// ErrInterrupted is the cause a caller gives (context.WithCancelCause) when
+// it stops a run from outside, e.g. on SIGINT or SIGTERM.
+var ErrInterrupted = errors.New("interrupted")
+
+// interruptGrace is how long Run waits, once ctx is done, for the runner to
+// stop the job before it records the run as interrupted and returns anyway.
+const interruptGrace = 15 * time.Second
+
+// runJob runs p, returning when the job ends, or interruptGrace after ctx
+// is done if the runner has not stopped the job by then.
+func runJob(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
+	type outcome struct {
+		r   beam.PipelineResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		r, err := beamx.RunWithMetrics(ctx, p)
+		done <- outcome{r, err}
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-ctx.Done():
+	}
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-time.After(interruptGrace):
+		return nil, context.Cause(ctx)
+	}
+}
+
 // IndexParams are the index parameters readers need; they are written to
 // the metadata table under "param/index" on every run.
 type IndexParams struct {
@@ -110,9 +158,10 @@ func CurrentParams() IndexParams {
 
 // The states of a run in its RunRecord.
 const (
-	RunRunning   = "running" // started; a run that died stays in this state
-	RunSucceeded = "succeeded"
-	RunFailed    = "failed"
+	RunRunning     = "running" // started, and not known to have ended (see ReadRunRecords)
+	RunSucceeded   = "succeeded"
+	RunFailed      = "failed"
+	RunInterrupted = "interrupted" // stopped by a signal, or its process found gone
 )
 
 // RunRecord is the metadata row of one run, under "run/<start time>": the
@@ -127,6 +176,12 @@ type RunRecord struct {
 	Status   string   `json:"status"`
 	Error    string   `json:"error,omitempty"`
 	Summary  *Summary `json:"summary,omitempty"`
+	// Host, PID and Process name the process that ran it (Process: its
+	// start, where the system tells), so that a run whose process is
+	// gone can be told from a live one (see runproc.go).
+	Host    string `json:"host,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	Process string `json:"process,omitempty"`
 }
 
 // RunRecordPrefix is the metadata name prefix of run records.
@@ -141,6 +196,7 @@ func newRunRecord(cfg Config, started time.Time) RunRecord {
 		Started: started.UTC().Format(time.RFC3339Nano),
 		Status:  RunRunning,
 	}
+	stampProcess(&rec)
 	if !cfg.From.IsZero() {
 		rec.From = cfg.From.UTC().Format(time.RFC3339)
 	}
@@ -170,8 +226,20 @@ func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord) error {
 }
 
 // ReadRunRecords returns the run records of the metadata table, oldest
-// first.
+// first. A run marked running whose process is known to be gone (see
+// runproc.go: same host, no such process) is returned as interrupted.
 func ReadRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
+	runs, err := readRunRecords(ctx, t)
+	for i := range runs {
+		if processGone(runs[i]) {
+			markGone(&runs[i])
+		}
+	}
+	return runs, err
+}
+
+// readRunRecords returns the run records as stored.
+func readRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
 	var runs []RunRecord
 	err := t.ScanTable(ctx, schemas.TableMeta, func(key, value []byte) error {
 		if !strings.HasPrefix(string(key), RunRecordPrefix) {

@@ -207,10 +207,12 @@ tweet were geotagged, 200 K rows = 10 MB.`,
 			{"source", CQLBlob},  // file path or "kafka:TOPIC/PARTITION" (blob: paths need not be UTF-8)
 			{"chunk", CQLBigint}, // line / 1000
 		},
-		Clustering: []CQLColumn{{"line", CQLBigint}},
+		Clustering: []CQLColumn{{"line", CQLBigint}, {"item", CQLInt}},
 		Regular:    []CQLColumn{{"reason", CQLBlob}, {"raw", CQLBlob}},
-		Comment:    "Dead letters: (source, chunk) -> line -> reason, raw input",
-		Reason: `Partition (source, line / 1000), clustered by line.
+		Comment:    "Dead letters: (source, chunk) -> line, item -> reason, raw input",
+		Reason: `Partition (source, line / 1000), clustered by line and item (the
+number of the dead letter among those of its line: a v2 page or a one-line
+array can hold several bad items, each its own row; 0 for most lines).
 A source's dead letters are read in line order, 1,000 lines per partition. The
 source alone would make one unbounded partition for a badly broken multi-GB
 file (or a Kafka partition, whose "line" is the offset). Broken lines are a

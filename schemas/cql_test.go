@@ -25,7 +25,8 @@ func cqlTestCells(n int) []Cell {
 			TermRow{Term: terms[i%len(terms)], Field: []string{"text", "user"}[i%2], Key: k, Freq: uint32(1 + i%3)}.Cell(),
 			FrequencyRow{Minute: Minute(sec), Lang: []string{"en", "ja", "und", "zh-cn", ""}[i%5], Count: int64(rng.IntN(1e6))}.Cell(),
 			GeoRow{Geo: NewGeoKey(Spread(Murmur2(js)), Day(sec), Geohash(35.68, 139.76)), Key: k, Lat: float32(rng.Float64()*180 - 90), Lon: float32(rng.Float64()*360 - 180)}.Cell(),
-			DeadLetterRow{Origin: Origin{Source: "2018/10/10/20/19.json.bz2!x\x00y", Line: int64(i * 997)}, Reason: "bad json: ünexpected", Raw: js[:i%len(js)]}.Cell(),
+			DeadLetterRow{Origin: Origin{Source: "2018/10/10/20/19.json.bz2!x\x00y", Line: int64(i * 997)}, Item: uint32(i % 3), Reason: "bad json: ünexpected", Raw: js[:i%len(js)]}.Cell(),
+			DeadLetterRow{Origin: Origin{Source: "2018/10/10/20/19.json.bz2", Line: int64(i * 997)}, Item: uint32(i % 3), Reason: "not a tweet", Raw: js[:i%len(js)]}.Cell(),
 			MetaRow{Name: fmt.Sprintf("run/%d", i), Value: []byte(`{"ok":true}`)}.Cell(),
 		)
 	}
@@ -219,7 +220,7 @@ func TestCQLSchemaLayout(t *testing.T) {
 		"term_index":      "PRIMARY KEY ((term, field, day, hour), row_key)",
 		"tweet_frequency": "PRIMARY KEY ((day), minute, lang)",
 		"geo_temporal":    "PRIMARY KEY ((spread, day), geohash, row_key)",
-		"dead_letter":     "PRIMARY KEY ((source, chunk), line)",
+		"dead_letter":     "PRIMARY KEY ((source, chunk), line, item)",
 		"metadata":        "PRIMARY KEY ((name))",
 	}
 	for i, ct := range CQLTables() {

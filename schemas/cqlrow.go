@@ -87,7 +87,10 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 		if err := canonical(r.Cell(), c); err != nil {
 			return dst, fmt.Errorf("dead-letter cell %q: %w", c.Key, err)
 		}
-		return append(dst, nonNil(c.Key[:len(r.Origin.Source)]), deadLetterChunk(r.Origin.Line), r.Origin.Line, []byte(r.Reason), nonNil(r.Raw)), nil
+		if r.Item > math.MaxInt32 {
+			return dst, fmt.Errorf("dead-letter cell %q: item %d too large", c.Key, r.Item)
+		}
+		return append(dst, nonNil(c.Key[:len(r.Origin.Source)]), deadLetterChunk(r.Origin.Line), r.Origin.Line, int32(r.Item), []byte(r.Reason), nonNil(r.Raw)), nil
 	case TableMeta:
 		if !utf8.Valid(c.Key) {
 			return dst, fmt.Errorf("meta cell %q: name is not valid UTF-8", c.Key)
@@ -127,7 +130,11 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 		}
 		c, err = GeoRow{Geo: NewGeoKey(uint8(spread), uint16(day), asString(values[2])), Key: k, Lat: asFloat(values[4]), Lon: asFloat(values[5])}.Cell(), kerr
 	case TableDeadLetter:
-		c = DeadLetterRow{Origin: Origin{Source: string(asBytes(values[0])), Line: asInt(values[2])}, Reason: string(asBytes(values[3])), Raw: nonNil(asBytes(values[4]))}.Cell()
+		item := asInt(values[3])
+		if item < 0 || item > math.MaxInt32 {
+			err = fmt.Errorf("item %d out of range", item)
+		}
+		c = DeadLetterRow{Origin: Origin{Source: string(asBytes(values[0])), Line: asInt(values[2])}, Item: uint32(item), Reason: string(asBytes(values[4])), Raw: nonNil(asBytes(values[5]))}.Cell()
 	case TableMeta:
 		c = Cell{Table: TableMeta, Key: []byte(asString(values[0])), Value: nonNil(asBytes(values[1]))}
 	default:

@@ -66,19 +66,44 @@ func geoJSONPoint(v *fastjson.Value, latFirst bool, what string) (point, string)
 }
 
 // polygonCentre returns the centre of the bounding box of every position
-// in a GeoJSON polygon's coordinates (v1.1 place.bounding_box).
+// in a GeoJSON polygon's coordinates (v1.1 place.bounding_box). Positions
+// more than 180 degrees of longitude apart make a box that crosses the
+// antimeridian (a place in Fiji, Chukotka or the Aleutians): its west edge
+// is the least eastern longitude and its east edge the greatest western
+// one, as in a v2 bbox.
 func polygonCentre(v *fastjson.Value, what string) (point, string) {
-	b := bbox{minLat: math.Inf(1), maxLat: math.Inf(-1), minLon: math.Inf(1), maxLon: math.Inf(-1)}
+	inf := math.Inf(1)
+	b := bbox{minLat: inf, maxLat: -inf, minLon: inf, maxLon: -inf, minEast: inf, maxWest: -inf}
 	if reason := b.add(v, what, 0); reason != "" {
 		return point{}, reason
 	}
 	if b.minLat > b.maxLat {
 		return point{}, "" // no positions
 	}
-	return point{lat: (b.minLat + b.maxLat) / 2, lon: (b.minLon + b.maxLon) / 2, ok: true}, ""
+	w, e := b.minLon, b.maxLon
+	if e-w > 180 { // then some longitudes are >= 0 and some < 0
+		w, e = b.minEast, b.maxWest
+	}
+	return boxCentre(w, b.minLat, e, b.maxLat), ""
 }
 
-type bbox struct{ minLat, maxLat, minLon, maxLon float64 }
+// bbox collects the extent of positions: latitudes and longitudes, and the
+// least eastern (>= 0) and greatest western (< 0) longitudes.
+type bbox struct{ minLat, maxLat, minLon, maxLon, minEast, maxWest float64 }
+
+// boxCentre returns the centre of the box [west, south, east, north]. A box
+// whose west edge is east of its east edge crosses the antimeridian: its
+// centre is halfway from west eastwards to east, in [-180, 180].
+func boxCentre(w, s, e, n float64) point {
+	lon := (w + e) / 2
+	if w > e {
+		lon += 180
+		if lon > 180 {
+			lon -= 360
+		}
+	}
+	return point{lat: (s + n) / 2, lon: lon, ok: true}
+}
 
 // add extends b by the positions in v, an array nested up to 3 levels deep.
 func (b *bbox) add(v *fastjson.Value, what string, depth int) string {
@@ -93,6 +118,11 @@ func (b *bbox) add(v *fastjson.Value, what string, depth int) string {
 		}
 		b.minLat, b.maxLat = min(b.minLat, p.lat), max(b.maxLat, p.lat)
 		b.minLon, b.maxLon = min(b.minLon, p.lon), max(b.maxLon, p.lon)
+		if p.lon >= 0 {
+			b.minEast = min(b.minEast, p.lon)
+		} else {
+			b.maxWest = max(b.maxWest, p.lon)
+		}
 		return ""
 	}
 	for _, e := range a {
@@ -121,14 +151,7 @@ func bboxCentre(v *fastjson.Value, what string) (point, string) {
 	if !ValidPoint(s, w) || !ValidPoint(n, e) {
 		return point{}, impossible(what + " " + ftoa(w) + "," + ftoa(s) + "," + ftoa(e) + "," + ftoa(n))
 	}
-	lon := (w + e) / 2
-	if w > e {
-		lon += 180
-		if lon > 180 {
-			lon -= 360
-		}
-	}
-	return point{lat: (s + n) / 2, lon: lon, ok: true}, ""
+	return boxCentre(w, s, e, n), ""
 }
 
 // v1Point returns the point of a v1.1 tweet: "coordinates" ([lon, lat]),

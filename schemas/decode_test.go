@@ -130,12 +130,24 @@ func TestDecodeLang(t *testing.T) {
 		{`"lang":7`, "und"},
 		{`"lang":"qme"`, "qme"},
 		{`"lang":"x-klingon"`, "x-klingon"},
+		{`"lang":"zh_CN"`, "zh_CN"},
+		{`"lang":"` + strings.Repeat("a", MaxLangLen) + `"`, strings.Repeat("a", MaxLangLen)},
+		{`"lang":"` + strings.Repeat("a", MaxLangLen+1) + `"`, "und"},
+		{`"lang":"` + strings.Repeat("x", 100<<10) + `"`, "und"}, // would be a 100 KB clustering value
+		{`"lang":"en us"`, "und"},
+		{`"lang":"en\u0000"`, "und"},
+		{`"lang":"日本語"`, "und"},
 	}
 	for _, tt := range tests {
 		doc := `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1",` + tt.extra + `}`
 		out := decode(t, doc)
 		if len(out.Tweets) != 1 || out.Tweets[0].Lang != tt.want {
-			t.Errorf("%s: got %+v, want lang %q", tt.extra, out, tt.want)
+			t.Errorf("%.60s: got %d tweets (lang %.60q), want lang %q", tt.extra, len(out.Tweets), func() string {
+				if len(out.Tweets) > 0 {
+					return out.Tweets[0].Lang
+				}
+				return ""
+			}(), tt.want)
 		}
 	}
 	if out := decode(t, `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1"}`); out.Tweets[0].Lang != "und" {
@@ -157,6 +169,8 @@ func TestDecodeCoordinates(t *testing.T) {
 		{name: "bare geo array", doc: v1("1", `"geo":[35.6895,139.6917]`), ok: true, lat: 35.6895, lon: 139.6917},
 		{name: "coordinates win over geo and place", doc: v1("1", `"coordinates":{"type":"Point","coordinates":[1,2]},"geo":{"coordinates":[3,4]},"place":{"bounding_box":{"coordinates":[[[10,10],[10,20],[20,20],[20,10]]]}}`), ok: true, lat: 2, lon: 1},
 		{name: "place centre", doc: v1("1", `"place":{"full_name":"Madrid","bounding_box":{"type":"Polygon","coordinates":[[[-3.8889,40.3120],[-3.8889,40.6435],[-3.5179,40.6435],[-3.5179,40.3120]]]}}`), ok: true, lat: (40.3120 + 40.6435) / 2, lon: (-3.8889 + -3.5179) / 2},
+		{name: "place across the antimeridian", doc: v1("1", `"place":{"full_name":"Fiji","bounding_box":{"type":"Polygon","coordinates":[[[177,-21],[177,-12],[-178,-12],[-178,-21]]]}}`), ok: true, lat: -16.5, lon: 179.5},
+		{name: "place across the antimeridian, centre west of it", doc: v1("1", `"place":{"full_name":"Chukotka","bounding_box":{"type":"Polygon","coordinates":[[[172,62],[172,72],[-170,72],[-170,62]]]}}`), ok: true, lat: 67, lon: -179},
 		{name: "place without box", doc: v1("1", `"place":{"full_name":"Somewhere","bounding_box":null}`)},
 		{name: "point with altitude", doc: v1("1", `"coordinates":{"type":"Point","coordinates":[1.5,2.5,100]}`), ok: true, lat: 2.5, lon: 1.5},
 		{name: "null island is a point", doc: v1("1", `"coordinates":{"type":"Point","coordinates":[0,0]}`), ok: true},

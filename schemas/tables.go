@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -203,21 +204,31 @@ func DecodeGeo(key, value []byte) (GeoRow, error) {
 	return r, nil
 }
 
-// DeadLetterRow is a record that could not be indexed: where it came from,
-// why, and its bytes. The key is source 0x00 big-endian line, so a file's
-// dead letters are one range in line order, and indexing the same input
-// again rewrites the same rows.
+// DeadLetterRow is an item that could not be indexed: where it came from,
+// why, and its bytes. Several items of one line (the elements of a v2 page
+// or of a one-line JSON array) are told apart by Item, their number among
+// the dead letters of that line (0, 1, ...), so that each has its own row.
+//
+// The key is source 0x00 big-endian line, followed by the big-endian uint32
+// item when Item > 0 (or when the source holds a NUL byte, so that the key
+// can always be split), so a file's dead letters are one range in line
+// order, and indexing the same input again rewrites the same rows. Item 0
+// has the key that rows had before items were numbered.
 type DeadLetterRow struct {
 	Origin Origin
+	Item   uint32
 	Reason string
 	Raw    []byte
 }
 
 // Cell encodes the row: the value is uvarint(len(reason)), reason, raw.
 func (r DeadLetterRow) Cell() Cell {
-	k := make([]byte, 0, len(r.Origin.Source)+9)
+	k := make([]byte, 0, len(r.Origin.Source)+13)
 	k = append(append(k, r.Origin.Source...), 0)
 	k = binary.BigEndian.AppendUint64(k, uint64(r.Origin.Line))
+	if r.Item > 0 || strings.IndexByte(r.Origin.Source, 0) >= 0 {
+		k = binary.BigEndian.AppendUint32(k, r.Item)
+	}
 	v := make([]byte, 0, binary.MaxVarintLen64+len(r.Reason)+len(r.Raw))
 	v = binary.AppendUvarint(v, uint64(len(r.Reason)))
 	v = append(append(v, r.Reason...), r.Raw...)
@@ -227,10 +238,15 @@ func (r DeadLetterRow) Cell() Cell {
 // DecodeDeadLetter decodes a dead-letter cell.
 func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 	var r DeadLetterRow
-	if len(key) < 9 || key[len(key)-9] != 0 {
+	switch n := len(key); {
+	case n >= 13 && key[n-13] == 0: // with an item
+		r.Origin = Origin{Source: string(key[:n-13]), Line: int64(binary.BigEndian.Uint64(key[n-12:]))}
+		r.Item = binary.BigEndian.Uint32(key[n-4:])
+	case n >= 9 && key[n-9] == 0:
+		r.Origin = Origin{Source: string(key[:n-9]), Line: int64(binary.BigEndian.Uint64(key[n-8:]))}
+	default:
 		return r, errors.New("dead-letter key malformed")
 	}
-	r.Origin = Origin{Source: string(key[:len(key)-9]), Line: int64(binary.BigEndian.Uint64(key[len(key)-8:]))}
 	n, w := binary.Uvarint(value)
 	if w <= 0 || uint64(len(value)-w) < n {
 		return r, errors.New("dead-letter value malformed")

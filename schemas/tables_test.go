@@ -44,6 +44,11 @@ func TestCellLayout(t *testing.T) {
 			schemas.DeadLetterRow{Origin: schemas.Origin{Source: "a.json", Line: 258}, Reason: "invalid UTF-8", Raw: []byte("x\xff")}.Cell(),
 			schemas.TableDeadLetter, "a.json\x00" + "\x00\x00\x00\x00\x00\x00\x01\x02", "\x0dinvalid UTF-8x\xff",
 		},
+		{
+			"dead letter, second item of its line",
+			schemas.DeadLetterRow{Origin: schemas.Origin{Source: "a.json", Line: 258}, Item: 1, Reason: "not a tweet", Raw: []byte("2")}.Cell(),
+			schemas.TableDeadLetter, "a.json\x00" + "\x00\x00\x00\x00\x00\x00\x01\x02" + "\x00\x00\x00\x01", "\x0bnot a tweet2",
+		},
 		{"meta", schemas.MetaRow{Name: "param/spread", Value: []byte("255")}.Cell(), schemas.TableMeta, "param/spread", "255"},
 	}
 	for _, tt := range tests {
@@ -76,6 +81,16 @@ func TestCellRoundTrip(t *testing.T) {
 	dl := schemas.DeadLetterRow{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1 << 40}, Reason: "broken JSON: missing '}'", Raw: []byte(`{"a":`)}
 	c = dl.Cell()
 	roundTrip(t, dl, func() (any, error) { return schemas.DecodeDeadLetter(c.Key, c.Value) })
+	for _, dl := range []schemas.DeadLetterRow{
+		{Origin: schemas.Origin{Source: "page.json", Line: 3}, Item: 7, Reason: "not a tweet: JSON number", Raw: []byte("7")},
+		{Origin: schemas.Origin{Source: "a.zip!x\x00y.json", Line: 1}, Reason: "r", Raw: []byte{}},
+		{Origin: schemas.Origin{Source: "a.zip!x\x00yzw", Line: 1}, Item: 2, Reason: "r", Raw: []byte{}},
+		{Origin: schemas.Origin{Source: "", Line: 0}, Item: 0, Reason: "", Raw: []byte{}},
+		{Origin: schemas.Origin{Source: "", Line: 0}, Item: 1 << 31, Reason: "", Raw: []byte{}},
+	} {
+		c := dl.Cell()
+		roundTrip(t, dl, func() (any, error) { return schemas.DecodeDeadLetter(c.Key, c.Value) })
+	}
 }
 
 func roundTrip(t *testing.T, want any, decode func() (any, error)) bool {

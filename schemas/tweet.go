@@ -10,7 +10,8 @@ type Tweet struct {
 	// CreatedAt is the event time: seconds since 1970-01-01 UTC.
 	CreatedAt int64
 	// Lang is the language tag as the API gave it ("en", "und", "in", ...),
-	// trimmed of spaces; "und" when absent.
+	// trimmed of spaces; "und" when absent or not a plausible tag (longer
+	// than MaxLangLen bytes, or not ASCII letters, digits, '-' and '_').
 	Lang string
 	// Text is the full text: extended_tweet.full_text, full_text or text,
 	// and for a retweet the retweeted tweet's full text behind "RT @user: ".

@@ -17,13 +17,18 @@
 //     (the Internet Archive "Twitter Stream Grab" layout: a tar of
 //     per-minute .json.bz2 or .json.gz files); .tar.gz and .tgz work too
 //
-// Record boundaries: a stream that starts with "window." (a personal
-// archive's tweets.js), or with "[" and a first line that is not a JSON value
-// on its own (an array over several lines), or whose first two lines are not
-// JSON values on their own (a pretty-printed document), is one record at
-// line 1. Anything else is
-// JSON lines: one record per line, numbered from 1, blank lines included so
-// that counts reconcile with line numbers.
+// Record boundaries: a stream is JSON lines (one record per line, numbered
+// from 1, blank lines included so that counts reconcile with line numbers)
+// unless it is one JSON document, which is one record at line 1. A stream
+// that starts with "window." (a personal archive's tweets.js) is a
+// document. A stream whose first bytes can begin one JSON value spread over
+// several lines (or one array) is read whole, up to
+// Options.MaxDocumentBytes, and is a document only if it is exactly one
+// JSON value; so a JSON lines file whose first lines are broken (or hold a
+// NUL, or random bytes) keeps every good line, each bad line one record. A
+// stream cut short (a read failure, or too long) stays one faulted document
+// only if it is the beginning of one value none of whose lines is a JSON
+// object by itself.
 //
 // Damage is reported in band: a truncated or corrupt compressed stream ends
 // that stream with a record whose Fault says what went wrong ("truncated

@@ -17,7 +17,10 @@ import (
 // matches any number of directories ("data/**/*.json.gz"). A directory that
 // a glob matches is walked recursively too. Walks skip hidden files and
 // directories (names starting with "."), and so do globs unless their last
-// element starts with ".". It is an error if nothing matches.
+// element starts with ".". It is an error if nothing matches, or if pattern
+// names a file that is not a regular file (a named pipe, a socket, a
+// device), which reading could wait on for ever; walks and globs skip
+// those.
 func Expand(pattern string) ([]string, error) {
 	if pattern == "" {
 		return nil, errors.New("archiveio: empty input pattern")
@@ -25,6 +28,9 @@ func Expand(pattern string) ([]string, error) {
 	var files []string
 	if fi, err := os.Stat(pattern); err == nil {
 		if !fi.IsDir() {
+			if err := checkRegular(pattern, fi); err != nil {
+				return nil, err
+			}
 			return []string{pattern}, nil
 		}
 		if files, err = walk(pattern, files); err != nil {
@@ -58,6 +64,24 @@ func Expand(pattern string) ([]string, error) {
 	}
 	slices.Sort(files)
 	return slices.Compact(files), nil
+}
+
+// checkRegular says, in one line, why the file at p (whose information is
+// fi) cannot be read as input, if it cannot.
+func checkRegular(p string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch t := fi.Mode().Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case t&fs.ModeSocket != 0:
+		kind = "a socket"
+	case t&fs.ModeDevice != 0, t&fs.ModeCharDevice != 0:
+		kind = "a device"
+	}
+	return fmt.Errorf("archiveio: %s is %s, not a regular file: input must be files (copy a stream to a file, or send it through Kafka)", p, kind)
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }

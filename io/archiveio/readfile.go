@@ -27,6 +27,12 @@ import (
 // is), or when ctx is done (checked before each batch).
 func ReadFile(ctx context.Context, path string, opts Options, fn func([]schemas.Record) error) (Stats, error) {
 	var st Stats
+	// Check before opening: opening a named pipe waits for a writer.
+	if fi, err := os.Stat(path); err != nil {
+		return st, fmt.Errorf("archiveio: %w", err)
+	} else if err := checkRegular(path, fi); err != nil {
+		return st, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return st, fmt.Errorf("archiveio: %w", err)
@@ -36,8 +42,8 @@ func ReadFile(ctx context.Context, path string, opts Options, fn func([]schemas.
 	if err != nil {
 		return st, fmt.Errorf("archiveio: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return st, fmt.Errorf("archiveio: %s is not a regular file", path)
+	if err := checkRegular(path, fi); err != nil {
+		return st, err
 	}
 	cf := &countingFile{f: f, n: &st.Bytes}
 	rd := reader{b: newBatcher(ctx, opts.withDefaults(), &st, fn)}

@@ -70,6 +70,52 @@ func TestReadFile(t *testing.T) {
 			want: concat([]rec{{"broken.json", 1, `{"id":`, ""}}, linesOf("broken.json", 2, a)),
 		},
 		{
+			name: "two broken first lines stay JSON lines",
+			file: "broken2.json",
+			data: func(*testing.T) []byte { return []byte("{\"id\":\n{\"text\": \"x\n" + a) },
+			want: concat([]rec{{"broken2.json", 1, `{"id":`, ""}, {"broken2.json", 2, `{"text": "x`, ""}}, linesOf("broken2.json", 3, a)),
+		},
+		{
+			name: "broken lines that nest stay JSON lines",
+			file: "nest.json",
+			data: func(*testing.T) []byte { return []byte("{\"a\":\n{\"b\":[\n" + a) },
+			want: concat([]rec{{"nest.json", 1, `{"a":`, ""}, {"nest.json", 2, `{"b":[`, ""}}, linesOf("nest.json", 3, a)),
+		},
+		{
+			name: "broken lines that nest to the end stay JSON lines",
+			file: "nest2.json",
+			data: func(*testing.T) []byte { return []byte("{\"a\":\n{\"b\":1}\n") },
+			want: []rec{{"nest2.json", 1, `{"a":`, ""}, {"nest2.json", 2, `{"b":1}`, ""}},
+		},
+		{
+			name: "NUL on line 1 stays JSON lines",
+			file: "nul.json",
+			data: func(*testing.T) []byte { return []byte("\x00\x00\n\x00{\n" + a) },
+			want: concat([]rec{{"nul.json", 1, "\x00\x00", ""}, {"nul.json", 2, "\x00{", ""}}, linesOf("nul.json", 3, a)),
+		},
+		{
+			name: "random bytes are lines",
+			file: "random.bin",
+			data: func(*testing.T) []byte { return []byte("\x93\x01[\xff\n\x7f{\x02\n\x00\n") },
+			want: []rec{{"random.bin", 1, "\x93\x01[\xff", ""}, {"random.bin", 2, "\x7f{\x02", ""}, {"random.bin", 3, "\x00", ""}},
+		},
+		{
+			name: "a document followed by more is lines",
+			file: "docmore.json",
+			data: func(*testing.T) []byte { return []byte("{\n\"a\": 1\n}\n" + a) },
+			want: concat([]rec{{"docmore.json", 1, "{", ""}, {"docmore.json", 2, `"a": 1`, ""}, {"docmore.json", 3, "}", ""}}, linesOf("docmore.json", 4, a)),
+		},
+		{
+			name: "broken first lines of a long file stay JSON lines",
+			file: "brokenlong.json.gz",
+			data: func(t *testing.T) []byte { return gz(t, "[{\"id\":\n[\n"+tweetLines(1, 2000)) },
+			check: func(t *testing.T, got []rec, st Stats) {
+				if len(got) != 2002 || got[0].Data != `[{"id":` || got[2].Data != strings.SplitN(tweetLines(1, 1), "\n", 2)[0] {
+					t.Errorf("%d records, first %v, want 2002 lines", len(got), got[:min(3, len(got))])
+				}
+			},
+		},
+		{
 			name: "gzip",
 			file: "a.json.gz",
 			data: func(t *testing.T) []byte { return gz(t, a) },
@@ -541,29 +587,53 @@ func TestReadFileErrors(t *testing.T) {
 	})
 }
 
-func TestIsDocument(t *testing.T) {
+func TestMayBeDocument(t *testing.T) {
 	tests := []struct {
-		head  string
-		whole bool
-		want  bool
+		head string
+		want bool
 	}{
-		{`{"a":1}` + "\n" + `{"a":2}` + "\n", true, false},
-		{"  [\n{}]", true, true},
-		{"window.YTD.tweets.part0 = [ {\n} ]", true, true},
-		{"{\n  \"statuses\": [\n", false, true},
-		{"{\n  \"data\": 1\n}", true, true},
-		{"{\"broken\n{\"a\":1}\n", true, false},
-		{"{\"broken\n{\"a\":", false, false}, // second line runs past the peek
-		{"{\"a\":1}", true, false},
-		{"", true, false},
-		{"[1]\n[2]\n", true, false},
-		{"[{\"a\":1},\n{\"a\":2}]", true, true},
-		{"[{\"a\":1},{\"a\":", false, true}, // an array longer than the peek
-		{"\n\n", true, false},
+		{`{"a":1}` + "\n" + `{"a":2}` + "\n", false},
+		{"  [\n{}]", true},
+		{"{\n  \"statuses\": [\n", true},
+		{"{\n  \"data\": 1\n}", true},
+		{"{\"broken\n{\"a\":1}\n", false},
+		{"{\"broken\n{\"a\":", false},
+		{"{\"a\":\n{\"b\":", true}, // could be a document: read on to tell
+		{"{\"a\":1}", false},
+		{"", false},
+		{"[1]\n[2]\n", false},
+		{"[{\"a\":1},\n{\"a\":2}]", true},
+		{"[{\"a\":1},{\"a\":", true}, // an array longer than the peek
+		{"{\"a\":1,\"b\":", false},   // a long first line: JSON lines
+		{"\n\n", false},
+		{"\x00\n{\"a\":1}\n", false},
+		{"garbage\nmore garbage\n", false},
 	}
 	for _, tt := range tests {
-		if got := isDocument([]byte(tt.head), tt.whole); got != tt.want {
-			t.Errorf("isDocument(%q, %v) = %v, want %v", tt.head, tt.whole, got, tt.want)
+		if got := mayBeDocument([]byte(tt.head)); got != tt.want {
+			t.Errorf("mayBeDocument(%q) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	tests := []struct {
+		data string
+		want shape
+	}{
+		{`{"a":1}`, shapeValue},
+		{"\xef\xbb\xbf [1,\n2]\n", shapeValue},
+		{`{"a":1} {`, shapeOther},
+		{`{"a":`, shapePrefix},
+		{`{"ab`, shapePrefix},
+		{`[1,2`, shapePrefix},
+		{"\x00", shapeOther},
+		{`{"a" 1}`, shapeOther},
+		{"", shapeOther},
+	}
+	for _, tt := range tests {
+		if got := jsonShape([]byte(tt.data)); got != tt.want {
+			t.Errorf("jsonShape(%q) = %v, want %v", tt.data, got, tt.want)
 		}
 	}
 }

@@ -10,7 +10,7 @@
 //	terms      't' + term 0 field 0 + row key     a term's tweets, in time order
 //	frequency  'f' + YYYYMMDDhhmm + lang          a time series = key range
 //	geo        'g' + spread + day + geohash + row key
-//	deadletter 'd' + source 0 + line
+//	deadletter 'd' + source 0 + line [+ item]     item when > 0 (schemas.DeadLetterRow)
 //	meta       'm' + name
 //
 // A store is opened once per process and shared: Beam runs several bundles

@@ -55,7 +55,7 @@ func open(dir string, bulk bool) (*Store, error) {
 	}
 	db, err := pebble.Open(abs, options(bulk))
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
+		return nil, openError(abs, err)
 	}
 	s := &Store{db: db, dir: abs, bulk: bulk}
 	opened[abs] = &handle{store: s, refs: 1}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -51,6 +52,12 @@ func runBackfill(args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := sink.checkWrite(); err != nil {
+		return err
+	}
+	if err := run.check(); err != nil {
+		return err
 	}
 	b := pipelines.Backfill{Root: *root, Margin: *margin}
 	if *margin == 0 {
@@ -154,5 +161,36 @@ func runBackfillStatus(args []string) error {
 		return errors.New("no run with a time range is recorded: pass --from and --to, or run tweetindex backfill first")
 	}
 	pipelines.PrintCoverage(os.Stdout, pipelines.CoverageOf(runs, t1, t2, step))
+	printUnfinished(os.Stdout, runs)
 	return nil
+}
+
+// printUnfinished lists the runs that did not succeed: failed, interrupted
+// (stopped, or their process found gone) and still running.
+func printUnfinished(w io.Writer, runs []pipelines.RunRecord) {
+	first := true
+	for _, r := range runs {
+		if r.Status == pipelines.RunSucceeded {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nruns that did not succeed:")
+			first = false
+		}
+		line := fmt.Sprintf("  %s  %-11s  [%s, %s)  %s", r.Started, r.Status, orOpen(r.From), orOpen(r.To), r.Source)
+		if r.Status == pipelines.RunRunning && r.PID > 0 {
+			line += fmt.Sprintf("  (pid %d on %s)", r.PID, r.Host)
+		}
+		if r.Error != "" {
+			line += ": " + r.Error
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func orOpen(t string) string {
+	if t == "" {
+		return "-"
+	}
+	return t
 }

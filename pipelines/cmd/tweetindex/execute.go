@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -48,6 +50,54 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
 }
 
+// check says, in one line, what is wrong with the run flags, before the
+// run starts: a negative interval, or a --summary file that cannot be
+// written (found only after the whole run otherwise).
+func (f *runFlags) check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"progress", f.progress}, {"watch", f.watch}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
+		if d.v < 0 {
+			return fmt.Errorf("--%s must not be negative, got %s (0 turns it off)", d.name, d.v)
+		}
+	}
+	if f.summary != "" {
+		if err := checkWritable(f.summary); err != nil {
+			return fmt.Errorf("--summary %s: %w", f.summary, err)
+		}
+	}
+	return nil
+}
+
+// checkWritable checks that a file can be written at path, leaving what
+// is there as it is: an existing file is opened for writing, else a
+// temporary file is made (and removed) in its directory.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return errors.New("is a directory, want a file name")
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("cannot be written: %w", err)
+		}
+		return f.Close()
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("its directory cannot be used: %w", err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("its directory %s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".tweetindex-summary-*")
+	if err != nil {
+		return fmt.Errorf("cannot be created: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // apply sets the run flags' parts of cfg.
 func (f *runFlags) apply(cfg *pipelines.Config) {
 	cfg.Shards = f.shards
@@ -70,19 +120,8 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	}
 	limitMemory()
 
-	if cfg.Kafka != nil {
-		// Ctrl-C drains the Kafka read: the pipeline writes what it has
-		// read, commits offsets (with --commit) and ends with its summary.
-		// A second Ctrl-C kills the process.
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt)
-		go func() {
-			<-sig
-			fmt.Fprintln(os.Stderr, "draining the Kafka read (Ctrl-C again to kill)...")
-			kafkaio.Drain(drainName)
-			signal.Stop(sig)
-		}()
-	}
+	ctx, stop := stopOnSignal(cfg)
+	defer stop()
 	if f.cpuprofile != "" {
 		stop, err := startCPUProfile(f.cpuprofile)
 		if err != nil {
@@ -104,9 +143,14 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 		defer stopWatch() // before the tables close
 	}
 	stopProgress := pipelines.ReportProgress(os.Stderr, f.progress, size)
-	sum, err := pipelines.Run(context.Background(), cfg)
+	tally := pipelines.Tally(size, "stopped after")
+	sum, err := pipelines.Run(ctx, cfg)
 	stopProgress()
 	stopWatch() // its last lines before the summary
+	if errors.Is(err, pipelines.ErrInterrupted) && tally != nil {
+		// No summary without the runner's counters: say how far it got.
+		fmt.Fprintln(os.Stderr, tally())
+	}
 	if err != nil {
 		return withDetail(err, f.verbose)
 	}
@@ -120,6 +164,52 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 		return fmt.Errorf("counts do not reconcile: read %d != indexed+duplicates+skipped+dead_lettered %d", sum.Read, sum.Indexed+sum.Duplicates+sum.Skipped+sum.DeadLettered)
 	}
 	return nil
+}
+
+// stopOnSignal makes SIGINT (Ctrl-C) and SIGTERM (how systemd, Kubernetes
+// and docker stop a service) stop the run cleanly; a second signal kills
+// the process. A streaming run drains: the Kafka read stops, the pipeline
+// writes what it has read, commits offsets (with --commit) and ends with
+// its summary. A bounded run (files, a bounded Kafka read) is cancelled
+// through the returned context and recorded as interrupted, so that
+// backfill status does not count it as covering its range. stop releases
+// the signals.
+func stopOnSignal(cfg pipelines.Config) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			signal.Stop(sig) // the next one kills
+			name := signalName(s)
+			if cfg.Streaming() {
+				fmt.Fprintf(os.Stderr, "%s: draining the Kafka read (%s again to kill)...\n", name, name)
+				kafkaio.Drain(drainName)
+				return
+			}
+			fmt.Fprintf(os.Stderr, "%s: stopping the run (%s again to kill)...\n", name, name)
+			cancel(fmt.Errorf("%w by %s", pipelines.ErrInterrupted, name))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// signalName names a signal as its users know it.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }
 
 // detailedError is an error whose one-line message main prints first,

@@ -60,6 +60,21 @@ func (f *sinkFlags) check() error {
 	return nil
 }
 
+// checkWrite says what is wrong with the flags of a command that writes
+// the tables (index, backfill), before it starts.
+func (f *sinkFlags) checkWrite() error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	switch {
+	case f.ttl < 0:
+		return fmt.Errorf("--ttl must not be negative, got %s (0: rows never expire)", f.ttl)
+	case f.ttl > 0 && f.cassandra == "":
+		return fmt.Errorf("--ttl applies to --cassandra only: the embedded store (--store) keeps rows until they are deleted")
+	}
+	return nil
+}
+
 // kafkaFlags select Kafka as the source.
 type kafkaFlags struct {
 	brokers, topic, group, start, stop string

@@ -30,6 +30,12 @@ func runIndex(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (quote the --input glob so the shell does not expand it)", fs.Arg(0))
 	}
+	if err := sink.checkWrite(); err != nil {
+		return err
+	}
+	if err := run.check(); err != nil {
+		return err
+	}
 	cfg := pipelines.Config{
 		Input:     *input,
 		Kafka:     kafka.config(drainName),

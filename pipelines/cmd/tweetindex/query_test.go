@@ -19,6 +19,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(cliArgsEnv); ok {
+		// Started by runCLI: be the command.
+		os.Args = append([]string{"tweetindex"}, strings.Split(args, "\x1f")...)
+		main()
+		os.Exit(0)
+	}
 	code := ptest.MainRet(m)
 	if sampleStore != "" {
 		os.RemoveAll(filepath.Dir(sampleStore))

@@ -1,0 +1,35 @@
+package storeio
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// openError says in one line why the store in dir could not be opened,
+// when Pebble's own words would mislead: a lock held by another process
+// ("resource temporarily unavailable") and a directory whose files Pebble
+// cannot read ("format major version 1", for a garbage CURRENT file).
+// Pebble's error follows, wrapped.
+func openError(dir string, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EWOULDBLOCK), strings.Contains(msg, "resource temporarily unavailable"):
+		who := ""
+		if pid, cmd := lockHolder(dir); pid > 0 {
+			who = fmt.Sprintf(" (pid %d", pid)
+			if cmd != "" {
+				who += ": " + cmd
+			}
+			who += ")"
+		}
+		return fmt.Errorf("store %s is in use by another process%s: wait for it to end or stop it, or use another directory (%w)", dir, who, err)
+	case errors.Is(err, pebble.ErrCorruption), strings.Contains(msg, "format major version"),
+		strings.Contains(msg, "MANIFEST"), strings.Contains(msg, "CURRENT"), strings.Contains(msg, "corrupt"):
+		return fmt.Errorf("store %s is not a tweetindex store, or is damaged: its files cannot be read (give --store a new or empty directory, or restore the store from a copy) (%w)", dir, err)
+	}
+	return fmt.Errorf("open store %s: %w", dir, err)
+}

@@ -1,0 +1,82 @@
+package storeio
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// holdEnv, when set to a directory, makes the test binary open the store
+// there, say "ready" and hold it until its stdin closes: another process.
+const holdEnv = "STOREIO_TEST_HOLD"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(holdEnv); dir != "" {
+		s, err := Open(dir)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		s.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestOpenInUse: a store another process holds is reported as in use by
+// that process, naming its pid, not as "resource temporarily unavailable".
+func TestOpenInUse(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), holdEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+	}()
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("holder: %q, %v", line, err)
+	}
+	_, err = Open(dir)
+	if err == nil {
+		t.Fatal("opened a store another process holds")
+	}
+	want := "is in use by another process"
+	if runtime.GOOS == "linux" {
+		want += fmt.Sprintf(" (pid %d", cmd.Process.Pid)
+	}
+	if !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "store "+dir) {
+		t.Errorf("Open = %v\nwant it to start with the store and say %q", err, want)
+	}
+}
+
+// TestOpenNotAStore: a directory whose CURRENT file is garbage is reported
+// as not a store or a damaged one, not as "format major version 1".
+func TestOpenNotAStore(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "CURRENT"), []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir)
+	if err == nil || !strings.Contains(err.Error(), "is not a tweetindex store, or is damaged") {
+		t.Errorf("Open = %v, want it to say the directory is not a store or is damaged", err)
+	}
+}

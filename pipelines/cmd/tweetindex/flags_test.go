@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunFlagsCheckedBeforeStart: a --summary that cannot be written, a
+// negative --progress or --watch, and --ttl with --store are refused in one
+// line before anything runs (no store is made).
+func TestRunFlagsCheckedBeforeStart(t *testing.T) {
+	dir := t.TempDir()
+	input := "../../../testdata/sample/v1-array.json"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--summary", filepath.Join(dir, "no", "such", "dir", "s.json")}, "--summary "},
+		{[]string{"--summary", dir}, "is a directory"},
+		{[]string{"--progress", "-1s"}, "--progress must not be negative"},
+		{[]string{"--watch", "-1s"}, "--watch must not be negative"},
+		{[]string{"--ttl", "24h"}, "--ttl applies to --cassandra only"},
+	}
+	for _, tt := range tests {
+		store := filepath.Join(dir, "store")
+		for _, cmd := range [][]string{
+			{"index", "--input", input},
+			{"backfill", "--root", dir, "--from", "2026-11-01", "--to", "2026-11-02"},
+		} {
+			c := startCLI(t, append(append(cmd, "--store", store), tt.args...)...)
+			code := c.wait(t, 30*time.Second)
+			stderr := strings.TrimSpace(c.stderr.String())
+			if code != 1 || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "\n") {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 1 and one line with %q", cmd[0], tt.args, code, stderr, tt.want)
+			}
+			if _, err := os.Stat(store); err == nil {
+				t.Errorf("%s %v: made the store before refusing", cmd[0], tt.args)
+			}
+		}
+	}
+}
