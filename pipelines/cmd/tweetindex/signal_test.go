@@ -165,10 +165,7 @@ func TestSIGTERMDrainsStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var values [][]byte
-	for _, line := range bytes.Split(bytes.TrimSpace(sample), []byte("\n")) {
-		values = append(values, line)
-	}
+	values := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
 	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
 	kafkatest.Produce(t, addr, "tweets", 0, values)
 	dir := t.TempDir()
