@@ -51,6 +51,18 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := recordDeadRuns(ctx, cfg); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
 	}
+	// recordRun writes rec; after a bulk load, whose store has no log, it
+	// also flushes the store, which makes the run's cells durable too.
+	recordRun := func(ctx context.Context, rec RunRecord) error {
+		if err := writeRunRecord(ctx, cfg, rec); err != nil {
+			return err
+		}
+		if opts.BulkStore {
+			_, err := storeio.FlushOpen(cfg.Store)
+			return err
+		}
+		return nil
+	}
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -58,7 +70,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		// Stopped from outside (a signal): not a failure of the pipeline.
 		cause := context.Cause(ctx)
 		rec.Status, rec.Error = RunInterrupted, cause.Error()
-		if werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec); werr != nil {
+		if werr := recordRun(context.WithoutCancel(ctx), rec); werr != nil {
 			return Summary{}, fmt.Errorf("%w before the end of the input (and the run could not be recorded as interrupted: %v)", cause, werr)
 		}
 		return Summary{}, fmt.Errorf("%w before the end of the input; recorded as interrupted (run it again: keys are deterministic, so the cells already written are rewritten the same)", cause)
@@ -66,11 +78,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		failure := runError(ctx, err)
 		rec.Status, rec.Error = RunFailed, failure.Error()
-		werr := writeRunRecord(context.WithoutCancel(ctx), cfg, rec)
-		if werr == nil && opts.BulkStore {
-			_, werr = storeio.FlushOpen(cfg.Store)
-		}
-		if werr != nil {
+		if werr := recordRun(context.WithoutCancel(ctx), rec); werr != nil {
 			failure.Detail += "\n(the failure could not be recorded in the metadata table: " + werr.Error() + ")"
 		}
 		return Summary{}, failure
@@ -81,7 +89,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		if _, err := storeio.FlushOpen(cfg.Store); err != nil {
 			failure := &RunError{Step: "storeio.FlushOpen", Cause: err.Error()}
 			rec.Status, rec.Error = RunFailed, failure.Error()
-			writeRunRecord(context.WithoutCancel(ctx), cfg, rec)
+			recordRun(context.WithoutCancel(ctx), rec)
 			return Summary{}, failure
 		}
 		elapsed = time.Since(started)
@@ -91,13 +99,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 	}
 	rec.Status, rec.Summary = RunSucceeded, &sum
-	if err := writeRunRecord(ctx, cfg, rec); err != nil {
+	if err := recordRun(ctx, rec); err != nil {
 		return sum, fmt.Errorf("recording the run: %w", err)
-	}
-	if opts.BulkStore {
-		if _, err := storeio.FlushOpen(cfg.Store); err != nil {
-			return sum, fmt.Errorf("recording the run: %w", err)
-		}
 	}
 	return sum, nil
 }
