@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"math"
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
@@ -240,7 +239,7 @@ func compareCopies(a, b schemas.Tweet) int {
 // newVersion returns a random version other than 0 (no state) and prev.
 func newVersion(prev uint64) uint64 {
 	for {
-		if v := mrand.Uint64(); v != 0 && v != prev && v != math.MaxUint64 {
+		if v := mrand.Uint64(); v != 0 && v != prev {
 			return v
 		}
 	}

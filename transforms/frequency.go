@@ -237,19 +237,22 @@ func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, 
 			return err
 		}
 	}
-	if ok && counts.Total() <= last.Total()-f.baseOf(last) {
-		if counts.Total() < last.Total()-f.baseOf(last) {
+	// Base counts are fixed per key and panes only gain keys, so totals
+	// with their base grow exactly when the panes' own totals do.
+	next := MinuteCounts{Counts: make(map[string]int64, len(counts.Counts))}
+	for k, c := range counts.Counts {
+		next.Counts[k] = c + f.base[k]
+	}
+	if ok && next.Total() <= last.Total() {
+		if next.Total() < last.Total() {
 			stalePanes.Inc(ctx, 1)
 		}
 		return nil
 	}
-	next := MinuteCounts{Counts: make(map[string]int64, len(counts.Counts))}
 	var cells []schemas.Cell
 	n := len(schemas.MinuteLayout)
-	for _, k := range sortedKeys(counts.Counts) {
-		c := counts.Counts[k] + f.base[k]
-		next.Counts[k] = c
-		if c != last.Counts[k] {
+	for _, k := range sortedKeys(next.Counts) {
+		if c := next.Counts[k]; c != last.Counts[k] {
 			cells = append(cells, schemas.FrequencyRow{Minute: k[:n], Lang: k[n:], Count: c}.Cell())
 		}
 	}
@@ -260,15 +263,6 @@ func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, 
 		emit(cells)
 	}
 	return nil
-}
-
-// baseOf returns the part of m's total that is base counts.
-func (f *GrowingTotalFn) baseOf(m MinuteCounts) int64 {
-	var n int64
-	for k := range m.Counts {
-		n += f.base[k]
-	}
-	return n
 }
 
 func sortedKeys(m map[string]int64) []string {

@@ -127,7 +127,7 @@ func (s *Store) Write(cells []schemas.Cell) error {
 // Sync makes every write so far durable. Write commits without syncing,
 // which leaves the tail of the write-ahead log in memory until the store
 // is closed or synced. A store opened by OpenBulk has no log: Sync does
-// nothing, and Finish makes its writes durable.
+// nothing, and FlushOpen makes its writes durable.
 func (s *Store) Sync() error {
 	if s.bulk {
 		return nil
