@@ -25,7 +25,10 @@ type Summary struct {
 	OutOfRange   int64 `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
 	// SkippedBy breaks the rest of Skipped down by kind (control,
 	// compliance, user, list, tweet_count, space; see schemas.SkipKind).
-	SkippedBy    map[string]int64 `json:"skipped_by,omitempty"`
+	SkippedBy map[string]int64 `json:"skipped_by,omitempty"`
+	// Collisions counts indexed tweets that share their row key with
+	// another (same second, same 32-bit hash); all of them are stored.
+	Collisions   int64            `json:"collisions,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`
@@ -62,6 +65,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		Skipped:      counters[transforms.CounterSkipped],
 		DeadLettered: counters[transforms.CounterDeadLettered],
 		OutOfRange:   counters[transforms.CounterOutOfRange],
+		Collisions:   counters[transforms.CounterCollisions],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}
@@ -105,6 +109,9 @@ func (s Summary) Print(w io.Writer) {
 	}
 	if !s.Reconciles() {
 		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)
+	}
+	if s.Collisions > 0 {
+		fmt.Fprintf(&b, "\n%d tweets share their row key with another (all stored: the raw cell is unique per tweet id)", s.Collisions)
 	}
 	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d\n",
 		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"])

@@ -23,6 +23,11 @@ const (
 	// CounterOutOfRange counts tweets outside a run's event-time range
 	// [From, To) (backfills). They are also counted as skipped.
 	CounterOutOfRange = "out_of_range"
+	// CounterCollisions counts indexed tweets whose row key is another
+	// indexed tweet's (same second, same 32-bit hash): n - 1 for n tweets
+	// on one row key. Both are stored (the raw cell is unique per tweet
+	// id); the count says how often the key alone is ambiguous.
+	CounterCollisions = "collisions"
 )
 
 var (
@@ -32,6 +37,7 @@ var (
 	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
 	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
 	outOfRangeCount = beam.NewCounter(Namespace, CounterOutOfRange)
+	collisionCount  = beam.NewCounter(Namespace, CounterCollisions)
 	skippedByKind   = func() [schemas.NumSkipKinds]beam.Counter {
 		var c [schemas.NumSkipKinds]beam.Counter
 		for k := range c {

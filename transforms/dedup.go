@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	mrand "math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -29,46 +30,46 @@ func init() {
 // recognized as a copy (its frequency count is dropped as too late).
 const DefaultHorizon = 24 * time.Hour
 
-// DedupBucket is the span of event time whose tweet ids share one set of
-// dedup keys (one per shard). A day: the number of keys, and of the timers
-// that expire them, grows with the days a run covers (16 shards x 30 keys
-// for a month), not with its minutes, while a process keeps each key's ids
-// in memory (see DedupFn) so that a large key costs no more per batch than
-// a small one.
+// DedupBucket is the span of event time whose tweet ids are remembered and
+// forgotten together: a day. A dedup key holds the ids of every day it has
+// seen, each day with its own timer that forgets it Horizon after the day
+// ends.
 const DedupBucket = 24 * time.Hour
 
-// MaxShards is the largest number of dedup shards: DedupKey keeps the shard
-// in the key's low 16 bits.
+// MaxShards is the largest number of dedup shards (dedup keys).
 const MaxShards = 1 << 16
 
-// DedupKey is the key a tweet is deduplicated under: its created_at bucket
-// (Unix seconds / DedupBucket) and its dedup shard (ShardOf its id), in one
-// int64.
-func DedupKey(bucket int64, shard int) int64 { return bucket<<16 | int64(shard) }
-
-// dedupBucketOf returns the bucket of a DedupKey.
-func dedupBucketOf(key int64) int64 { return key >> 16 }
-
-// BucketOf returns the dedup bucket of a created_at in Unix seconds.
+// BucketOf returns the dedup bucket (day) of a created_at in Unix seconds.
 func BucketOf(sec int64) int64 { return floorDiv(sec, int64(DedupBucket/time.Second)) }
 
+// ShardOfSecond returns the dedup shard of a tweet created at sec (Unix
+// seconds), one of n. Every copy of a tweet has its created_at, and so
+// does every tweet that shares its row key (row keys begin with the
+// second): both meet under one key, the first to be deduplicated, the
+// second to be counted as a row-key collision.
+func ShardOfSecond(sec int64, n int) int { return ShardOf(uint64(sec), n) }
+
 // Dedup keeps one tweet per tweet id. keyed is the ParseFn output: tweet
-// batches keyed by DedupKey (created_at day and a hash of the id).
+// batches keyed by their dedup shard (ShardOfSecond of created_at).
 //
 // Every copy of a tweet carries the same created_at, so all copies land
-// under one key. DedupFn keeps, per key, the ids it has let through and
-// lets a tweet through only if its id is new; an event-time timer clears
-// them horizon after the end of the key's day, so memory stays bounded on
-// an endless stream. The state lives in the global window and its lifetime
-// is the timer's, not a window's: runners that collect a window's state at
-// the window's end rather than after its allowed lateness (prism v2.77
-// does) would otherwise forget ids as soon as the watermark passes them.
-// Nothing waits for a window to close, so tweets reach the tables as soon
-// as they are read, in batch and streaming alike.
+// under one key. DedupFn keeps, per key, the ids it has let through, by
+// day, and lets a tweet through only if its id is new; an event-time timer
+// per day clears that day's ids horizon after the day's end, so memory
+// stays bounded on an endless stream. The number of keys is the number of
+// shards, whatever the time span of the input (a month of tweets is 16
+// keys, not 16 per day or per minute), so each batch a parser sends holds
+// as many tweets as it can.
 //
-// The result holds batches of distinct tweets (in the global window,
-// stamped with the start of their day); TweetFrequencyWith windows them
-// for counting.
+// The state lives in the global window and its lifetime is the timers',
+// not a window's: runners that collect a window's state at the window's
+// end rather than after its allowed lateness (prism v2.77 does) would
+// otherwise forget ids as soon as the watermark passes them. Nothing waits
+// for a window to close, so tweets reach the tables as soon as they are
+// read, in batch and streaming alike.
+//
+// The result holds batches of distinct tweets, in the global window;
+// TweetFrequencyWith windows them for counting.
 func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
 	s = s.Scope("Dedup")
 	if horizon <= 0 {
@@ -83,12 +84,15 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 	}, keyed)
 }
 
-// DedupFn lets through the first copy of each tweet id per key (day and
-// shard). Within one batch, of two copies with different bytes it keeps the
-// one with the smaller row key; across batches the first one read wins (a
-// stream cannot take back what it has written). Byte-identical copies, the
-// common case (re-delivery, an archive read twice), always give the same
-// tables.
+// DedupFn lets through the first copy of each tweet id. Within one batch,
+// of two copies with different bytes it keeps the one with the smaller row
+// key; across batches the first one read wins (a stream cannot take back
+// what it has written). Byte-identical copies, the common case
+// (re-delivery, an archive read twice), always give the same tables.
+//
+// When a day's ids are forgotten, the tweets of that day that share their
+// row key with another tweet (same second, same 32-bit hash) are counted
+// as collisions (CounterCollisions).
 //
 // The ids of a key are Beam state: a bag to which each batch appends the
 // ids it let through, and a version, a random number rewritten with every
@@ -101,65 +105,72 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 // new) it reads the bag. The state stays the truth: the copy in memory is
 // a cache that any runner may invalidate.
 type DedupFn struct {
-	// Seen holds the ids let through (big-endian uint64s), one entry per
-	// batch, rewritten as one entry once there are maxSeenEntries.
+	// Seen holds the ids let through, one entry per batch and day (see
+	// seenEntry), rewritten as one entry per day once there are
+	// maxSeenEntries.
 	Seen state.Bag[[]byte]
 	// Version changes with every write to Seen.
 	Version state.Value[uint64]
-	// Expire fires Horizon after the end of the key's bucket and clears
-	// the state.
+	// Expire has one timer per day (tagged with the day's number), which
+	// fires Horizon after the end of the day and forgets its ids.
 	Expire timers.EventTime
-	// Horizon is how long past the end of its bucket an id is remembered.
+	// Horizon is how long past the end of its day an id is remembered.
 	Horizon time.Duration
 	// Instance names this transform in the process's cache of ids: two
 	// pipelines in one process never share ids.
 	Instance string
 }
 
+// A seen entry of the bag is the day (8 bytes, big-endian) followed by
+// one 16-byte record per id: the id (8 bytes), the 32-bit hash of the row
+// key kept (4) and the second of the day (4).
+const (
+	seenDayLen    = 8
+	seenRecordLen = 16
+)
+
 // ProcessElement filters one batch against the ids already seen.
 func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key int64, b TweetBatch, emit func(TweetBatch)) error {
 	defer backlogAdd(-len(b.Tweets))
-	version, known, err := f.Version.Read(sp)
+	ids, err := f.load(sp, key)
 	if err != nil {
 		return err
 	}
-	ids := seenCache.get(f.Instance, key)
-	ids.mu.Lock()
 	defer ids.mu.Unlock()
-	switch {
-	case !known:
-		ids.reset(0)
-	case ids.version != version:
-		entries, _, err := f.Seen.Read(sp)
-		if err != nil {
-			return err
-		}
-		ids.reset(version)
-		ids.entries = len(entries)
-		for _, e := range entries {
-			for off := 0; off+8 <= len(e); off += 8 {
-				ids.set[binary.BigEndian.Uint64(e[off:])] = struct{}{}
-			}
-		}
-	}
 
 	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy
 	slices.SortFunc(in, compareCopies)
 	out := in[:0]
-	var fresh []byte
+	fresh := map[int64][]byte{} // day -> records let through
 	var dups int64
 	for i := range in {
-		id := in[i].ID
-		if i > 0 && in[i-1].ID == id {
+		t := &in[i]
+		if i > 0 && in[i-1].ID == t.ID {
 			dups++
 			continue
 		}
-		if _, ok := ids.set[id]; ok {
+		day := BucketOf(t.CreatedAt)
+		if _, ok := ids.days[day][t.ID]; ok {
 			dups++
 			continue
 		}
-		out = append(out, in[i])
-		fresh = binary.BigEndian.AppendUint64(fresh, id)
+		if ids.days[day] == nil {
+			ids.days[day] = map[uint64]seenTweet{}
+			// The first tweet of this day under this key: forget the
+			// day's ids once the watermark is Horizon past its end. No
+			// output timestamp: the timer emits nothing and must not
+			// hold the watermark back.
+			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
+			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
+		}
+		seen := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
+		ids.days[day][t.ID] = seen
+		rec := fresh[day]
+		if rec == nil {
+			rec = binary.BigEndian.AppendUint64(nil, uint64(day))
+		}
+		fresh[day] = seen.append(rec, t.ID)
+		out = append(out, *t)
 	}
 	if dups > 0 {
 		duplicateCount.Inc(ctx, dups)
@@ -167,58 +178,163 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	if len(out) == 0 {
 		return nil
 	}
-	if !known {
-		// The first batch of this key: forget its ids once the watermark
-		// is Horizon past the bucket. No output timestamp: the timer emits
-		// nothing and must not hold the watermark back.
-		end := time.Unix((dedupBucketOf(key)+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
-		f.Expire.Set(tp, end, timers.WithNoOutputTimestamp())
-	}
-	next := newVersion(version)
-	for off := 0; off < len(fresh); off += 8 {
-		ids.set[binary.BigEndian.Uint64(fresh[off:])] = struct{}{}
-	}
-	if ids.entries < maxSeenEntries {
-		if err := f.Seen.Add(sp, fresh); err != nil {
-			return err
-		}
-		ids.entries++
-	} else {
-		// Rewrite the bag as one entry: runners copy a bag's list of
-		// entries for every bundle of its key (prism does), so it is
-		// kept short.
-		if err := f.Seen.Clear(sp); err != nil {
-			return err
-		}
-		all := make([]byte, 0, 8*len(ids.set))
-		for id := range ids.set {
-			all = binary.BigEndian.AppendUint64(all, id)
-		}
-		if err := f.Seen.Add(sp, all); err != nil {
-			return err
-		}
-		ids.entries = 1
-	}
-	if err := f.Version.Write(sp, next); err != nil {
+	if err := f.appendSeen(sp, ids, fresh); err != nil {
 		return err
 	}
-	ids.version = next
 	indexedCount.Inc(ctx, int64(len(out)))
 	localIndexed.Add(int64(len(out)))
 	emit(TweetBatch{Tweets: out})
 	return nil
 }
 
-// OnTimer clears the ids of a key whose horizon has passed.
-func (f *DedupFn) OnTimer(sp state.Provider, _ timers.Provider, key int64, timer timers.Context, _ func(TweetBatch)) error {
-	if timer.Family != f.Expire.Family {
-		return nil
+// load returns the key's ids as of its state's version, locked: from the
+// process's cache if it holds that version, read from the bag if not.
+func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
+	version, known, err := f.Version.Read(sp)
+	if err != nil {
+		return nil, err
 	}
-	seenCache.drop(f.Instance, key)
+	ids := seenCache.get(f.Instance, key)
+	ids.mu.Lock()
+	switch {
+	case !known:
+		ids.reset(0)
+	case ids.version != version:
+		entries, _, err := f.Seen.Read(sp)
+		if err != nil {
+			ids.mu.Unlock()
+			return nil, err
+		}
+		ids.reset(version)
+		ids.entries = len(entries)
+		for _, e := range entries {
+			if len(e) < seenDayLen {
+				continue
+			}
+			day := int64(binary.BigEndian.Uint64(e))
+			m := ids.days[day]
+			if m == nil {
+				m = map[uint64]seenTweet{}
+				ids.days[day] = m
+			}
+			for off := seenDayLen; off+seenRecordLen <= len(e); off += seenRecordLen {
+				id, s := readSeen(e[off:])
+				m[id] = s
+			}
+		}
+	}
+	return ids, nil
+}
+
+// appendSeen adds the entries of fresh (day -> entry) to the bag and moves
+// the version on.
+func (f *DedupFn) appendSeen(sp state.Provider, ids *idSet, fresh map[int64][]byte) error {
+	if ids.entries+len(fresh) <= maxSeenEntries {
+		for _, e := range fresh {
+			if err := f.Seen.Add(sp, e); err != nil {
+				return err
+			}
+		}
+		ids.entries += len(fresh)
+	} else if err := f.rewriteSeen(sp, ids); err != nil {
+		return err
+	}
+	return f.bumpVersion(sp, ids)
+}
+
+// rewriteSeen replaces the bag with one entry per day of ids: runners copy
+// a bag's list of entries for every bundle of its key (prism does), so it
+// is kept short.
+func (f *DedupFn) rewriteSeen(sp state.Provider, ids *idSet) error {
 	if err := f.Seen.Clear(sp); err != nil {
 		return err
 	}
-	return f.Version.Clear(sp)
+	ids.entries = 0
+	for day, m := range ids.days {
+		e := make([]byte, seenDayLen, seenDayLen+seenRecordLen*len(m))
+		binary.BigEndian.PutUint64(e, uint64(day))
+		for id, s := range m {
+			e = s.append(e, id)
+		}
+		if err := f.Seen.Add(sp, e); err != nil {
+			return err
+		}
+		ids.entries++
+	}
+	return nil
+}
+
+func (f *DedupFn) bumpVersion(sp state.Provider, ids *idSet) error {
+	next := newVersion(ids.version)
+	if err := f.Version.Write(sp, next); err != nil {
+		return err
+	}
+	ids.version = next
+	return nil
+}
+
+// OnTimer forgets the ids of the day the timer is tagged with, counting
+// the row-key collisions among them first.
+func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provider, key int64, timer timers.Context, _ func(TweetBatch)) error {
+	if timer.Family != f.Expire.Family {
+		return nil
+	}
+	day, err := strconv.ParseInt(timer.Tag, 10, 64)
+	if err != nil {
+		return nil // not a day's timer
+	}
+	ids, err := f.load(sp, key)
+	if err != nil {
+		return err
+	}
+	defer ids.mu.Unlock()
+	if n := collisions(ids.days[day]); n > 0 {
+		collisionCount.Inc(ctx, n)
+	}
+	delete(ids.days, day)
+	if len(ids.days) == 0 {
+		seenCache.drop(f.Instance, key)
+		if err := f.Seen.Clear(sp); err != nil {
+			return err
+		}
+		ids.reset(0)
+		return f.Version.Clear(sp)
+	}
+	if err := f.rewriteSeen(sp, ids); err != nil {
+		return err
+	}
+	return f.bumpVersion(sp, ids)
+}
+
+// collisions returns how many tweets of a day's ids have the row key of
+// another (the same second and hash): n - 1 for n tweets on one key.
+func collisions(m map[uint64]seenTweet) int64 {
+	keys := make(map[seenTweet]int, len(m))
+	var n int64
+	for _, s := range m {
+		if keys[s] > 0 {
+			n++
+		}
+		keys[s]++
+	}
+	return n
+}
+
+// seenTweet is what a key remembers of a tweet id it let through: the
+// hash of the row key it kept and its second within the day.
+type seenTweet struct {
+	hash   uint32
+	second uint32
+}
+
+func (s seenTweet) append(dst []byte, id uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, id)
+	dst = binary.BigEndian.AppendUint32(dst, s.hash)
+	return binary.BigEndian.AppendUint32(dst, s.second)
+}
+
+func readSeen(p []byte) (uint64, seenTweet) {
+	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: binary.BigEndian.Uint32(p[12:])}
 }
 
 // compareCopies orders tweets by id, then row key, then bytes: of several
@@ -252,6 +368,10 @@ func newInstanceID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// maxSeenEntries is how many entries DedupFn lets a key's bag of ids
+// grow to before it rewrites them as one per day.
+const maxSeenEntries = 32
+
 // seenCache is the process's copy of the dedup state, by transform
 // instance and key.
 var seenCache = &idCache{keys: map[idCacheKey]*idSet{}}
@@ -266,26 +386,21 @@ type idCacheKey struct {
 	key      int64
 }
 
-// maxSeenEntries is how many entries DedupFn lets a key's bag of ids
-// grow to before it rewrites them as one.
-const maxSeenEntries = 32
-
-// idSet is the set of ids of one key as of state version version, whose
+// idSet is the ids of one key, by day, as of state version version, whose
 // bag has entries entries.
 type idSet struct {
 	mu      sync.Mutex
 	version uint64
 	entries int
-	set     map[uint64]struct{}
+	days    map[int64]map[uint64]seenTweet
 }
 
 func (s *idSet) reset(version uint64) {
 	s.version, s.entries = version, 0
-	if len(s.set) > 0 || s.set == nil {
-		s.set = make(map[uint64]struct{})
+	if len(s.days) > 0 || s.days == nil {
+		s.days = make(map[int64]map[uint64]seenTweet)
 	}
 }
-
 func (c *idCache) get(instance string, key int64) *idSet {
 	c.mu.Lock()
 	defer c.mu.Unlock()

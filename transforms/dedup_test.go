@@ -72,3 +72,53 @@ func TestDedupStateExpiresAfterHorizon(t *testing.T) {
 		})
 	}
 }
+
+// collidingTweets returns two tweet lines with different ids created in the
+// same second whose row keys are equal (the same 32-bit murmur2 of their
+// bytes): a birthday search over the text, about 80,000 hashes.
+func collidingTweets(t *testing.T, at time.Time) (a, b []byte) {
+	t.Helper()
+	line := func(i int) []byte {
+		return []byte(fmt.Sprintf(`{"created_at":%q,"id_str":"%d","text":"collide %d","lang":"en","user":{"name":"n","screen_name":"s"}}`,
+			at.Format(time.RubyDate), 1000+i, i))
+	}
+	seen := map[uint32]int{}
+	for i := 0; i < 1<<20; i++ {
+		h := schemas.Murmur2(line(i))
+		if j, ok := seen[h]; ok {
+			return line(j), line(i)
+		}
+		seen[h] = i
+	}
+	t.Fatal("no colliding pair in 2^20 tries")
+	return nil, nil
+}
+
+// TestDedupCountsRowKeyCollisions indexes two different tweets that share
+// their row key, each read twice: both are indexed (their ids differ), the
+// copies are duplicates, and the pair is counted as one collision.
+func TestDedupCountsRowKeyCollisions(t *testing.T) {
+	at := time.Date(2026, 11, 1, 12, 0, 7, 0, time.UTC)
+	a, b := collidingTweets(t, at)
+	var recs []schemas.Record
+	for i, data := range [][]byte{a, b, b, a} {
+		recs = append(recs, schemas.Record{Origin: schemas.Origin{Source: "f", Line: int64(i + 1)}, Data: data})
+	}
+	p, s := beam.NewPipelineWithRoot()
+	// Two record batches, so that the copies meet across batches as well.
+	keyed, _ := beam.ParDo2(s, &ParseFn{}, beam.Create(s, recs[:2], recs[2:]))
+	Dedup(s, keyed, 0)
+	res, err := ptest.RunWithMetrics(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Key.Namespace == Namespace {
+			got[c.Key.Name] += c.Committed
+		}
+	}
+	if got[CounterIndexed] != 2 || got[CounterDuplicates] != 2 || got[CounterCollisions] != 1 {
+		t.Errorf("indexed %d, duplicates %d, collisions %d; want 2, 2, 1", got[CounterIndexed], got[CounterDuplicates], got[CounterCollisions])
+	}
+}

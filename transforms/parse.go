@@ -17,25 +17,24 @@ func init() {
 	beam.RegisterType(reflectTypeOf[TweetBatch]())
 }
 
-// DefaultShards is the number of keys deduplication spreads tweets over
-// within one dedup bucket (a day): the parallelism of the dedup stage.
+// DefaultShards is the number of keys deduplication spreads tweets over:
+// the parallelism of the dedup stage.
 const DefaultShards = 16
 
 // TweetBatch is a batch of tweets. Before deduplication every tweet of a
-// batch falls in the same dedup bucket (day) and shard; after it, in the
-// same day.
+// batch has the same dedup shard (ShardOfSecond of its created_at).
 type TweetBatch struct {
 	Tweets []schemas.Tweet
 }
 
 // ParseFn decodes batches of source records into tweets and dead letters.
 //
-// Tweets leave keyed by DedupKey (created_at day and a hash of the tweet
-// id) and stamped with the start of that day, so that all copies of a
-// tweet, which share their created_at, meet under one key.
+// Tweets leave keyed by their dedup shard (ShardOfSecond of created_at)
+// and stamped with the earliest created_at of their batch, so that all
+// copies of a tweet, which share their created_at, meet under one key.
 // Records that cannot be indexed leave as dead-letter cells.
 type ParseFn struct {
-	// Shards is the number of dedup keys per day (DefaultShards if 0).
+	// Shards is the number of dedup keys (DefaultShards if 0).
 	Shards int
 	// From and To, when non-zero, restrict the run to tweets created in
 	// [From, To), in Unix seconds (backfills). Tweets outside are counted
@@ -44,14 +43,8 @@ type ParseFn struct {
 
 	dec     schemas.Decoder
 	out     schemas.Decoded
-	groups  map[group]*TweetBatch
-	pending []group
-}
-
-// group is the dedup bucket and shard a tweet is sent to.
-type group struct {
-	bucket int64
-	shard  int
+	groups  map[int]*shardBatch
+	pending []int
 }
 
 // Setup prepares the decoder.
@@ -59,7 +52,7 @@ func (f *ParseFn) Setup() {
 	if f.Shards <= 0 {
 		f.Shards = DefaultShards
 	}
-	f.groups = make(map[group]*TweetBatch)
+	f.groups = make(map[int]*shardBatch)
 }
 
 // ProcessElement decodes one batch of records.
@@ -92,26 +85,34 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	if len(f.out.Tweets) == 0 {
 		return
 	}
-	// Group by (bucket, shard). The batch owns its tweets: f.out is reused.
+	// Group by shard. The batch owns its tweets: f.out is reused.
 	f.pending = f.pending[:0]
 	for i := range f.out.Tweets {
 		t := f.out.Tweets[i]
 		t.RowKey = t.Key()
-		g := group{bucket: BucketOf(t.CreatedAt), shard: ShardOf(t.ID, f.Shards)}
-		b, ok := f.groups[g]
+		shard := ShardOfSecond(t.CreatedAt, f.Shards)
+		g, ok := f.groups[shard]
 		if !ok {
-			b = &TweetBatch{}
-			f.groups[g] = b
-			f.pending = append(f.pending, g)
+			g = &shardBatch{first: t.CreatedAt}
+			f.groups[shard] = g
+			f.pending = append(f.pending, shard)
 		}
-		b.Tweets = append(b.Tweets, t)
+		g.first = min(g.first, t.CreatedAt)
+		g.batch.Tweets = append(g.batch.Tweets, t)
 	}
-	for _, g := range f.pending {
-		b := f.groups[g]
-		delete(f.groups, g)
-		backlogAdd(len(b.Tweets))
-		emitTweets(mtime.FromMilliseconds(g.bucket*DedupBucket.Milliseconds()), DedupKey(g.bucket, g.shard), *b)
+	for _, shard := range f.pending {
+		g := f.groups[shard]
+		delete(f.groups, shard)
+		backlogAdd(len(g.batch.Tweets))
+		emitTweets(mtime.FromMilliseconds(g.first*1000), int64(shard), g.batch)
 	}
+}
+
+// shardBatch is the tweets of one record batch bound for one dedup shard,
+// and the earliest created_at among them (the batch's event time).
+type shardBatch struct {
+	batch TweetBatch
+	first int64
 }
 
 // dropOutOfRange removes the decoded tweets outside [From, To) and
