@@ -25,15 +25,14 @@ type TableScanner interface {
 //	geo:        spread, day, geohash, row_key, lat, lon
 //	deadletter: origin, item (when > 0), reason, raw
 //	meta:       name, value
+//	identity:   tweet_id, row_key (hex) or deleted
 func Dump(ctx context.Context, src TableScanner, table schemas.Table, w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	var n int64
-	var dec schemas.Decoder
-	var out schemas.Decoded
 	err := src.ScanTable(ctx, table, func(key, value []byte) error {
-		row, err := dumpRow(table, key, value, &dec, &out)
+		row, err := dumpRow(table, key, value)
 		if err != nil {
 			return fmt.Errorf("dump %s: row %d: %w", table.Name(), n+1, err)
 		}
@@ -51,6 +50,12 @@ type rawDump struct {
 	TweetID   string `json:"tweet_id"`
 	CreatedAt string `json:"created_at"`
 	JSON      string `json:"json"`
+}
+
+type identityDump struct {
+	TweetID string `json:"tweet_id"`
+	RowKey  string `json:"row_key,omitempty"`
+	Deleted bool   `json:"deleted,omitempty"`
 }
 
 type termDump struct {
@@ -87,18 +92,22 @@ type metaDump struct {
 	Value json.RawMessage `json:"value"`
 }
 
-func dumpRow(table schemas.Table, key, value []byte, dec *schemas.Decoder, out *schemas.Decoded) (any, error) {
+func dumpRow(table schemas.Table, key, value []byte) (any, error) {
 	switch table {
 	case schemas.TableRaw:
 		r, err := schemas.DecodeRaw(key, value)
 		if err != nil {
 			return nil, err
 		}
-		d := rawDump{RowKey: r.Key.String(), CreatedAt: r.Key.Time().Format("2006-01-02T15:04:05Z07:00"), JSON: string(r.JSON)}
-		out.Reset()
-		dec.Decode(schemas.Record{Data: r.JSON}, out)
-		if len(out.Tweets) == 1 {
-			d.TweetID = strconv.FormatUint(out.Tweets[0].ID, 10)
+		return rawDump{RowKey: r.Key.String(), TweetID: strconv.FormatUint(r.ID, 10), CreatedAt: r.Key.Time().Format("2006-01-02T15:04:05Z07:00"), JSON: string(r.JSON)}, nil
+	case schemas.TableIdentity:
+		r, err := schemas.DecodeIdentity(key, value)
+		if err != nil {
+			return nil, err
+		}
+		d := identityDump{TweetID: strconv.FormatUint(r.ID, 10), Deleted: r.Deleted}
+		if !r.Deleted {
+			d.RowKey = r.Key.String()
 		}
 		return d, nil
 	case schemas.TableTerms:

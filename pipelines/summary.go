@@ -77,7 +77,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 			s.SkippedBy[k.Name()] = n
 		}
 	}
-	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter} {
+	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
 		s.Rows[t.Name()] = counters[transforms.RowCounterName(t)]
 	}
 	if s.Seconds > 0 {
@@ -113,8 +113,8 @@ func (s Summary) Print(w io.Writer) {
 	if s.Collisions > 0 {
 		fmt.Fprintf(&b, "\n%d tweets share their row key with another (all stored: the raw cell is unique per tweet id)", s.Collisions)
 	}
-	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d\n",
-		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"])
+	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d, identity %d\n",
+		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"], s.Rows["identity"])
 	fmt.Fprintf(&b, "%.1f s, %.0f records/s", s.Seconds, s.TweetsPerSec)
 	if s.ReadSeconds > 0 {
 		fmt.Fprintf(&b, " (reading done after %.1f s, then %.1f s to finish)", s.ReadSeconds, s.TailSeconds())

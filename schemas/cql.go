@@ -123,10 +123,15 @@ var (
 			{"minute", CQLTimestamp}, // created_at truncated to the minute (UTC)
 			{"bucket", CQLTinyint},   // Murmur2(row key) mod RawBuckets
 		},
-		Clustering: []CQLColumn{{"row_key", CQLBlob}},
-		Regular:    []CQLColumn{{"tweet", CQLBlob}}, // the stored JSON, byte for byte
-		Comment:    "RawTwitterData: row key -> stored tweet JSON",
-		Reason: `Partition (minute of created_at, bucket = murmur2(row key) mod 16).
+		Clustering: []CQLColumn{
+			{"row_key", CQLBlob},
+			{"id", CQLBigint}, // the tweet id: two tweets can share a row key (a collision)
+		},
+		Regular: []CQLColumn{{"tweet", CQLBlob}}, // the stored JSON, byte for byte
+		Comment: "RawTwitterData: (row key, tweet id) -> stored tweet JSON",
+		Reason: `Partition (minute of created_at, bucket = murmur2(row key) mod 16),
+clustered by (row key, tweet id): the id makes the row unique per tweet, so two
+tweets of one second whose JSON hashes alike (a row-key collision) are both kept.
 A row key holds created_at and so names its minute and its bucket: a point
 read by row key is one partition read with no index. One minute of tweets is
 spread over 16 partitions, so a minute's writes go to 16 replica sets, not one.
@@ -230,9 +235,24 @@ is 1 GB only for a source whose every line is a megabyte of garbage.)`,
 		Reason: `Partition (name): one small JSON value per name ("param/index",
 "run/<start>", ...). Bytes, not megabytes.`,
 	})
+
+	// CQLIdentity stores the identity table.
+	CQLIdentity = newCQLTable(&CQLTable{
+		Name:         "tweet_identity",
+		Table:        TableIdentity,
+		PartitionKey: []CQLColumn{{"id", CQLBigint}},
+		Regular:      []CQLColumn{{"row_key", CQLBlob}}, // empty: deleted (a tombstone)
+		Comment:      "Tweet id -> row key of the stored version (empty: deleted by a compliance message)",
+		Reason: `Partition (id): one row of ~40 B per tweet id (far under 1 MB). Every use is a point read
+or write by id: deduplication across runs asks "is this id stored, and as which
+version", and a delete notice knows nothing but the id. Cassandra spreads
+single-row partitions evenly and reads one with one partition lookup; a
+partition by time would need the tweet's created_at, which a v1.1 delete
+notice does not carry.`,
+	})
 )
 
-var cqlTables = []*CQLTable{CQLRaw, CQLTerms, CQLFrequency, CQLGeo, CQLDeadLetter, CQLMeta}
+var cqlTables = []*CQLTable{CQLRaw, CQLTerms, CQLFrequency, CQLGeo, CQLDeadLetter, CQLMeta, CQLIdentity}
 
 func newCQLTable(t *CQLTable) *CQLTable {
 	t.columns = make([]CQLColumn, 0, len(t.PartitionKey)+len(t.Clustering)+len(t.Regular))

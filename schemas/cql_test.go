@@ -216,12 +216,13 @@ func TestCQLSchemaLayout(t *testing.T) {
 	}
 	// The primary keys are the layout contract of the schema.
 	keys := map[string]string{
-		"raw_tweets":      "PRIMARY KEY ((minute, bucket), row_key)",
+		"raw_tweets":      "PRIMARY KEY ((minute, bucket), row_key, id)",
 		"term_index":      "PRIMARY KEY ((term, field, day, hour), row_key)",
 		"tweet_frequency": "PRIMARY KEY ((day), minute, lang)",
 		"geo_temporal":    "PRIMARY KEY ((spread, day), geohash, row_key)",
 		"dead_letter":     "PRIMARY KEY ((source, chunk), line, item)",
 		"metadata":        "PRIMARY KEY ((name))",
+		"tweet_identity":  "PRIMARY KEY ((id))",
 	}
 	for i, ct := range CQLTables() {
 		s := stmts[i+1]
@@ -267,6 +268,10 @@ func TestCQLCatalog(t *testing.T) {
 			if len(s.Binds) != len(s.Table.Columns())+1 || s.Binds[len(s.Binds)-1].Name != TTLBindName {
 				t.Errorf("%s: binds %v", s.Text, s.Binds)
 			}
+		case CQLDelete:
+			if len(s.Binds) != s.Table.KeyColumns() || !strings.HasPrefix(s.Text, "DELETE FROM ks."+s.Table.Name+" WHERE ") {
+				t.Errorf("%s: binds %v", s.Text, s.Binds)
+			}
 		case CQLSelectAll:
 			if len(s.Binds) != 0 || len(s.PartitionKeyIndexes) != 0 {
 				t.Errorf("%s: binds %v", s.Text, s.Binds)
@@ -289,8 +294,8 @@ func TestCQLCatalog(t *testing.T) {
 			t.Errorf("%s: unexpected kind %s", s.Text, s.Kind)
 		}
 	}
-	if len(seen) != 5*len(Tables)-2 { // metadata has no clustering: no row or slice select
-		t.Errorf("%d statements, want %d", len(seen), 5*len(Tables)-2)
+	if len(seen) != 6*len(Tables)-4 { // metadata and identity have no clustering: no row or slice select
+		t.Errorf("%d statements, want %d", len(seen), 6*len(Tables)-4)
 	}
 }
 

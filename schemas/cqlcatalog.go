@@ -18,6 +18,7 @@ const (
 	CQLSelectPartition                             // every row of one partition, in clustering order
 	CQLSelectRow                                   // one row by its full primary key
 	CQLSelectSlice                                 // rows of one partition whose first clustering column is in [lo, hi)
+	CQLDelete                                      // one row by its full primary key
 )
 
 // String names the kind.
@@ -39,6 +40,8 @@ func (k CQLStatementKind) String() string {
 		return "select row"
 	case CQLSelectSlice:
 		return "select slice"
+	case CQLDelete:
+		return "delete"
 	}
 	return "unknown"
 }
@@ -95,12 +98,13 @@ func CQLDropKeyspaceStatement(keyspace string) CQLStatement {
 }
 
 // CQLCatalog returns every data statement the project issues on keyspace:
-// for each table its insert, select all, select partition and (for tables
-// with clustering columns) select row and select slice.
+// for each table its insert, delete, select all, select partition and (for
+// tables with clustering columns) select row and select slice.
 func CQLCatalog(keyspace string) []CQLStatement {
 	var stmts []CQLStatement
 	for _, t := range cqlTables {
-		stmts = append(stmts, CQLInsertStatement(keyspace, t), CQLSelectStatement(keyspace, t, CQLSelectAll), CQLSelectStatement(keyspace, t, CQLSelectPartition))
+		stmts = append(stmts, CQLInsertStatement(keyspace, t), CQLDeleteStatement(keyspace, t),
+			CQLSelectStatement(keyspace, t, CQLSelectAll), CQLSelectStatement(keyspace, t, CQLSelectPartition))
 		if len(t.Clustering) > 0 {
 			stmts = append(stmts, CQLSelectStatement(keyspace, t, CQLSelectRow), CQLSelectStatement(keyspace, t, CQLSelectSlice))
 		}
@@ -125,6 +129,29 @@ func CQLInsertStatement(keyspace string, t *CQLTable) CQLStatement {
 		Table:               t,
 		Text:                "INSERT INTO " + keyspace + "." + t.Name + " (" + columnNames(cols) + ") VALUES (" + marks + ") USING TTL ?",
 		Binds:               binds,
+		PartitionKeyIndexes: seq(len(t.PartitionKey)),
+	}
+}
+
+// CQLDeleteStatement returns the delete of one row of table t by its whole
+// primary key:
+//
+//	DELETE FROM ks.t WHERE k1 = ? AND ... AND kn = ?
+//
+// Compliance messages remove tweets with it; deleting a row twice is the
+// same as once.
+func CQLDeleteStatement(keyspace string, t *CQLTable) CQLStatement {
+	where := t.Columns()[:t.KeyColumns()]
+	conds := make([]string, len(where))
+	for i, c := range where {
+		conds[i] = c.Name + " = ?"
+	}
+	return CQLStatement{
+		Kind:                CQLDelete,
+		Keyspace:            keyspace,
+		Table:               t,
+		Text:                "DELETE FROM " + keyspace + "." + t.Name + " WHERE " + strings.Join(conds, " AND "),
+		Binds:               slices.Clone(where),
 		PartitionKeyIndexes: seq(len(t.PartitionKey)),
 	}
 }

@@ -32,11 +32,17 @@ import (
 func CQLValues(dst []any, c Cell) ([]any, error) {
 	switch c.Table {
 	case TableRaw:
-		k, err := RowKeyFromBytes(c.Key)
+		r, err := DecodeRaw(c.Key, c.Value)
 		if err != nil {
 			return dst, fmt.Errorf("raw cell: %w", err)
 		}
-		return append(dst, minuteTime(k.Seconds()), rawBucket(k), c.Key, nonNil(c.Value)), nil
+		return append(dst, minuteTime(r.Key.Seconds()), rawBucket(r.Key), c.Key[:RowKeyLen], int64(r.ID), nonNil(c.Value)), nil
+	case TableIdentity:
+		r, err := DecodeIdentity(c.Key, c.Value)
+		if err != nil {
+			return dst, fmt.Errorf("identity cell: %w", err)
+		}
+		return append(dst, int64(r.ID), nonNil(c.Value)), nil
 	case TableTerms:
 		r, err := DecodeTerm(c.Key, c.Value)
 		if err != nil {
@@ -112,7 +118,10 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 	var err error
 	switch t.Table {
 	case TableRaw:
-		c = Cell{Table: TableRaw, Key: asBytes(values[2]), Value: nonNil(asBytes(values[3]))}
+		k, kerr := RowKeyFromBytes(asBytes(values[2]))
+		c, err = RawRow{Key: k, ID: uint64(asInt(values[3])), JSON: nonNil(asBytes(values[4]))}.Cell(), kerr
+	case TableIdentity:
+		c = Cell{Table: TableIdentity, Key: IdentityKey(uint64(asInt(values[0]))), Value: nonNil(asBytes(values[1]))}
 	case TableTerms:
 		k, kerr := RowKeyFromBytes(asBytes(values[4]))
 		c, err = TermRow{Term: string(asBytes(values[0])), Field: asString(values[1]), Key: k, Freq: uint32(asInt(values[5]))}.Cell(), kerr

@@ -23,10 +23,11 @@ const (
 	TableGeo        Table = 'g' // GeoTemporalIndex
 	TableDeadLetter Table = 'd' // dead letters: broken input with origin and reason
 	TableMeta       Table = 'm' // index parameters and runs
+	TableIdentity   Table = 'i' // tweet id -> row key of its stored version, or a tombstone
 )
 
 // Tables lists the tables in dump order.
-var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta}
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity}
 
 // Name returns the table's name as the command line spells it.
 func (t Table) Name() string {
@@ -43,6 +44,8 @@ func (t Table) Name() string {
 		return "deadletter"
 	case TableMeta:
 		return "meta"
+	case TableIdentity:
+		return "identity"
 	}
 	return fmt.Sprintf("table(%q)", byte(t))
 }
@@ -61,26 +64,83 @@ func TableByName(name string) (Table, bool) {
 // Key and Value are the table's own layout (see the Row types); a sink
 // that keeps one ordered key space, like the embedded store, prefixes Key
 // with the table byte.
+//
+// A cell with Delete set removes the cell with its table and key (Value is
+// empty): compliance messages remove stored tweets with such cells.
 type Cell struct {
-	Table Table
-	Key   []byte
-	Value []byte
+	Table  Table
+	Key    []byte
+	Value  []byte
+	Delete bool
 }
 
-// RawRow is a row of RawTwitterData: row key -> raw JSON (column family "t",
-// empty qualifier).
+// RawRow is a row of RawTwitterData: row key -> raw JSON (column family "t").
+// The qualifier is the tweet id (8 bytes, big-endian), which makes the cell
+// unique per tweet: two tweets created in the same second whose JSON has the
+// same 32-bit hash share a row key (a collision), and both are kept, as two
+// cells of one row. The cell key is the row key followed by the id, so a
+// row key's tweets are one range (RawRowPrefix).
 type RawRow struct {
 	Key  RowKey
+	ID   uint64
 	JSON []byte
 }
 
+// RawKeyLen is the length of a raw cell's key: row key and tweet id.
+const RawKeyLen = RowKeyLen + 8
+
 // Cell encodes the row.
-func (r RawRow) Cell() Cell { return Cell{Table: TableRaw, Key: r.Key[:], Value: r.JSON} }
+func (r RawRow) Cell() Cell {
+	return Cell{Table: TableRaw, Key: binary.BigEndian.AppendUint64(r.Key[:], r.ID), Value: r.JSON}
+}
 
 // DecodeRaw decodes a RawTwitterData cell.
 func DecodeRaw(key, value []byte) (RawRow, error) {
-	k, err := RowKeyFromBytes(key)
-	return RawRow{Key: k, JSON: value}, err
+	if len(key) != RawKeyLen {
+		return RawRow{}, fmt.Errorf("raw key of %d bytes, want %d (row key and tweet id)", len(key), RawKeyLen)
+	}
+	k, err := RowKeyFromBytes(key[:RowKeyLen])
+	return RawRow{Key: k, ID: binary.BigEndian.Uint64(key[RowKeyLen:]), JSON: value}, err
+}
+
+// IdentityRow is a row of the identity table: a tweet id and the row key
+// of the version of the tweet the tables hold, or, for a tweet deleted by a
+// compliance message, a tombstone (Deleted), which keeps a later run over
+// older files from bringing it back. The key is the id (8 bytes,
+// big-endian); the value the row key, or empty for a tombstone.
+type IdentityRow struct {
+	ID      uint64
+	Key     RowKey
+	Deleted bool
+}
+
+// IdentityKey returns the key of the identity row of a tweet id.
+func IdentityKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
+
+// Cell encodes the row.
+func (r IdentityRow) Cell() Cell {
+	c := Cell{Table: TableIdentity, Key: IdentityKey(r.ID)}
+	if !r.Deleted {
+		c.Value = r.Key[:]
+	}
+	return c
+}
+
+// DecodeIdentity decodes an identity cell.
+func DecodeIdentity(key, value []byte) (IdentityRow, error) {
+	if len(key) != 8 {
+		return IdentityRow{}, fmt.Errorf("identity key of %d bytes, want 8", len(key))
+	}
+	r := IdentityRow{ID: binary.BigEndian.Uint64(key)}
+	switch len(value) {
+	case 0:
+		r.Deleted = true
+	case RowKeyLen:
+		r.Key = RowKey(value)
+	default:
+		return r, fmt.Errorf("identity value of %d bytes, want %d or 0", len(value), RowKeyLen)
+	}
+	return r, nil
 }
 
 // TermRow is a row of TermIndex: term, field (the column family: "text" or

@@ -30,7 +30,9 @@ func TestCellLayout(t *testing.T) {
 		table      schemas.Table
 		key, value string
 	}{
-		{"raw", schemas.RawRow{Key: goldenKey, JSON: []byte(`{"a":1}`)}.Cell(), schemas.TableRaw, rk, `{"a":1}`},
+		{"raw", schemas.RawRow{Key: goldenKey, ID: 0x0e92c5527c95b000, JSON: []byte(`{"a":1}`)}.Cell(), schemas.TableRaw, rk + "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", `{"a":1}`},
+		{"identity", schemas.IdentityRow{ID: 0x0e92c5527c95b000, Key: goldenKey}.Cell(), schemas.TableIdentity, "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", rk},
+		{"identity tombstone", schemas.IdentityRow{ID: 0x0e92c5527c95b000, Deleted: true}.Cell(), schemas.TableIdentity, "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", ""},
 		{"term freq 1", schemas.TermRow{Term: "#apacheflink", Field: "text", Key: goldenKey, Freq: 1}.Cell(), schemas.TableTerms, "#apacheflink\x00text\x00" + rk, ""},
 		{"term freq 2", schemas.TermRow{Term: "and", Field: "text", Key: goldenKey, Freq: 2}.Cell(), schemas.TableTerms, "and\x00text\x00" + rk, "2"},
 		{"frequency", schemas.FrequencyRow{Minute: "201810102019", Lang: "en", Count: 42}.Cell(), schemas.TableFrequency, "201810102019en", "42"},

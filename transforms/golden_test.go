@@ -69,16 +69,26 @@ func TestTermIndexSeedExample(t *testing.T) {
 
 // TestRawRowKeyGolden pins the raw table's row key of the seed tweet: 8
 // bytes of big-endian created_at seconds (2018-10-10T20:19:24Z =
-// 1539202764 = 0x5bbe5ecc) and the big-endian Kafka murmur2 of the JSON.
+// 1539202764 = 0x5bbe5ecc) and the big-endian Kafka murmur2 of the JSON;
+// the raw cell's key is the row key and the tweet id (the qualifier), and
+// the identity cell maps the id to the row key.
 func TestRawRowKeyGolden(t *testing.T) {
 	tw := decodeOne(t, seedTweet)
 	want := fmt.Sprintf("000000005bbe5ecc%08x", schemas.Murmur2([]byte(seedTweet)))
 	if got := tw.RowKey.String(); got != want {
 		t.Errorf("row key %s, want %s", got, want)
 	}
+	const id = 1050118621198921728 // 0x0e92c5527c95b000
 	cells := RawCells(nil, []schemas.Tweet{tw})
-	if len(cells) != 1 || string(cells[0].Value) != seedTweet || fmt.Sprintf("%x", cells[0].Key) != want {
-		t.Errorf("raw cell %x = %q, want key %s and the tweet's bytes", cells[0].Key, cells[0].Value, want)
+	if len(cells) != 2 {
+		t.Fatalf("%d cells, want raw and identity", len(cells))
+	}
+	raw, ident := cells[0], cells[1]
+	if raw.Table != schemas.TableRaw || string(raw.Value) != seedTweet || fmt.Sprintf("%x", raw.Key) != want+"0e92c5527c95b000" {
+		t.Errorf("raw cell %c %x = %q, want key %s0e92c5527c95b000 and the tweet's bytes", raw.Table, raw.Key, raw.Value, want)
+	}
+	if ident.Table != schemas.TableIdentity || fmt.Sprintf("%x", ident.Key) != fmt.Sprintf("%016x", id) || fmt.Sprintf("%x", ident.Value) != want {
+		t.Errorf("identity cell %c %x = %x, want key %016x and value %s", ident.Table, ident.Key, ident.Value, id, want)
 	}
 }
 

@@ -11,8 +11,9 @@ func init() {
 	register.DoFn2x0[TweetBatch, func([]schemas.Cell)](&RawFn{})
 }
 
-// RawTweets returns the RawTwitterData cells of deduplicated tweets: row key
-// -> stored JSON.
+// RawTweets returns the RawTwitterData cells of deduplicated tweets ((row
+// key, tweet id) -> stored JSON) and, beside each, the tweet's identity
+// cell (tweet id -> row key): the two are written together.
 func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("RawTweets"), &RawFn{}, tweets)
 }
@@ -20,15 +21,19 @@ func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 // RawFn turns a batch of tweets into RawTwitterData cells.
 type RawFn struct{}
 
-// ProcessElement emits one cell per tweet.
+// ProcessElement emits two cells per tweet: raw and identity.
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
-	emit(RawCells(make([]schemas.Cell, 0, len(b.Tweets)), b.Tweets))
+	emit(RawCells(make([]schemas.Cell, 0, 2*len(b.Tweets)), b.Tweets))
 }
 
-// RawCells appends the RawTwitterData cells of tweets to dst.
+// RawCells appends the RawTwitterData cell and the identity cell of each
+// of tweets to dst.
 func RawCells(dst []schemas.Cell, tweets []schemas.Tweet) []schemas.Cell {
 	for i := range tweets {
-		dst = append(dst, schemas.RawRow{Key: tweets[i].RowKey, JSON: tweets[i].JSON}.Cell())
+		t := &tweets[i]
+		dst = append(dst,
+			schemas.RawRow{Key: t.RowKey, ID: t.ID, JSON: t.JSON}.Cell(),
+			schemas.IdentityRow{ID: t.ID, Key: t.RowKey}.Cell())
 	}
 	return dst
 }

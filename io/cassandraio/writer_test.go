@@ -84,7 +84,7 @@ func testRoundTrip(t *testing.T, tg *target) {
 			t.Fatalf("Get(%s %q) = %q, %v, %v", c.Table.Name(), c.Key, v, ok, err)
 		}
 	}
-	if _, ok, err := r.Get(ctx, schemas.TableRaw, make([]byte, schemas.RowKeyLen)); ok || err != nil {
+	if _, ok, err := r.Get(ctx, schemas.TableRaw, make([]byte, schemas.RawKeyLen)); ok || err != nil {
 		t.Errorf("Get of a missing row = %v, %v", ok, err)
 	}
 	var term schemas.Cell

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -22,7 +23,10 @@ type Reader interface {
 	// the query planner asks for: one term and field, one spread and day,
 	// a time range (see the table layouts in package schemas).
 	Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error
-	// Get returns the value of one cell, and whether it exists.
+	// Get returns the value of one cell, and whether it exists. A raw
+	// table key may be a row key alone (schemas.RowKeyLen bytes): Get then
+	// returns the first tweet stored under it (the one with the smallest
+	// id; a row key holds more than one only after a collision).
 	Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error)
 	// ScanAll calls fn for every cell of table in no particular order:
 	// the full scans the index answers are measured against.
@@ -38,8 +42,30 @@ func (r StoreReader) Scan(ctx context.Context, table schemas.Table, start, end [
 }
 
 // Get reads one cell.
-func (r StoreReader) Get(_ context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+func (r StoreReader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+	if table == schemas.TableRaw && len(key) == schemas.RowKeyLen {
+		return firstCell(ctx, r, key)
+	}
 	return r.Store.Get(table, key)
+}
+
+// firstCell returns the first raw cell whose key begins with row key k.
+func firstCell(ctx context.Context, r Reader, k []byte) ([]byte, bool, error) {
+	var value []byte
+	err := r.Scan(ctx, schemas.TableRaw, k, afterRowKey(k), func(_, v []byte) error {
+		value = bytes.Clone(v) // the scan owns v
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return nil, false, err
+	}
+	return value, value != nil, nil
+}
+
+// afterRowKey returns a key after every raw key that begins with row key
+// k and before those of the next row key.
+func afterRowKey(k []byte) []byte {
+	return append(append(make([]byte, 0, schemas.RawKeyLen+1), k[:schemas.RowKeyLen]...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 }
 
 // ScanAll scans the whole table.
@@ -64,7 +90,26 @@ func (CassandraReader) ParallelReads() int { return 32 }
 
 // Get reads one cell.
 func (r CassandraReader) Get(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+	if table == schemas.TableRaw && len(key) == schemas.RowKeyLen {
+		return r.getRaw(ctx, key)
+	}
 	return r.Reader.Get(ctx, table, key)
+}
+
+// getRaw reads the first tweet of row key k: a slice of one partition.
+func (r CassandraReader) getRaw(ctx context.Context, k []byte) ([]byte, bool, error) {
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, append(k[:schemas.RowKeyLen:schemas.RowKeyLen], make([]byte, 8)...))
+	if err != nil {
+		return nil, false, err
+	}
+	var value []byte
+	err = r.Reader.ScanSlice(ctx, schemas.TableRaw, vals[:len(schemas.CQLRaw.PartitionKey)], k[:schemas.RowKeyLen], afterRowKey(k)[:schemas.RowKeyLen+1], func(c schemas.Cell) error {
+		if value == nil && bytes.HasPrefix(c.Key, k) {
+			value = append([]byte{}, c.Value...) // non-nil: found
+		}
+		return nil
+	})
+	return value, value != nil, err
 }
 
 // ScanAll scans the whole table, page by page.

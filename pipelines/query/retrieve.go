@@ -118,7 +118,7 @@ func (o *emitter) fetch(ctx context.Context, ks []schemas.RowKey, values [][]byt
 
 // row emits the raw row key, value if it passes the page and language.
 func (o *emitter) row(key, value []byte) error {
-	if o.page.After != nil && bytes.Compare(key, o.page.After[:]) <= 0 {
+	if o.page.After != nil && bytes.Compare(key[:min(len(key), schemas.RowKeyLen)], o.page.After[:]) <= 0 {
 		return nil
 	}
 	t, err := o.dec.decode(key, value)
@@ -181,7 +181,7 @@ func (e *Engine) Tweets(ctx context.Context, f Filter, page Page, emit func(Hit)
 	out := page.emitter(e, s.lang, emit)
 	start := rowKeyAt(s.from)
 	if page.After != nil && bytes.Compare(page.After[:], start) >= 0 {
-		start = append(bytes.Clone(page.After[:]), 0) // just after the cursor
+		start = afterRowKey(page.After[:]) // just after the cursor's tweets
 	}
 	// On Cassandra the reader walks the range a minute (16 partitions) at a time.
 	return out.end(e.R.Scan(ctx, schemas.TableRaw, start, rowKeyAt(s.to), out.row))

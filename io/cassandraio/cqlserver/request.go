@@ -204,6 +204,17 @@ func (s *Server) checkInsert(ins *insert, cl uint16) *cqlError {
 	}
 	ins.table = t
 	cols := cat.Table.Columns()
+	if cat.Kind == schemas.CQLDelete {
+		for i, col := range cols[:cat.Table.KeyColumns()] {
+			if ins.values[i] == nil || (ins.unset != nil && ins.unset[i]) {
+				return errInvalid("Invalid null or unset value for primary key column %s", col.Name)
+			}
+			if e := validate(col.Type, ins.values[i]); e != nil {
+				return errInvalid("Invalid value for column %s: %v", col.Name, e)
+			}
+		}
+		return nil
+	}
 	for i, col := range cols {
 		v := ins.values[i]
 		unset := ins.unset != nil && ins.unset[i]
@@ -287,6 +298,12 @@ func (c *conn) apply(ts int64, inserts []insert) {
 		ts = now.UnixMicro()
 	}
 	for _, ins := range inserts {
+		if ins.st.cat.Kind == schemas.CQLDelete {
+			if ins.table.remove(ins.values, ts) {
+				c.srv.stats.rowsDeleted.Add(1)
+			}
+			continue
+		}
 		n := len(ins.st.cat.Table.Columns())
 		var unset []bool
 		if ins.unset != nil {
@@ -360,7 +377,7 @@ func (c *conn) batch(stream int16, r *reader) ([]byte, *cqlError) {
 			return nil, err
 		}
 		if !st.isWrite() {
-			return nil, errInvalid("Invalid statement in batch: only INSERT statements of the catalog are allowed: %q", st.text)
+			return nil, errInvalid("Invalid statement in batch: only INSERT and DELETE statements of the catalog are allowed: %q", st.text)
 		}
 		inserts[i] = insert{st: st, values: e.values, unset: e.unset}
 		if err := c.srv.checkInsert(&inserts[i], cl); err != nil {

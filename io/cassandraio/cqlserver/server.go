@@ -56,7 +56,7 @@ type Server struct {
 
 type counters struct {
 	connections, requests, queries, prepares, executes, batches atomic.Int64
-	writes, rowsWritten, rowsReplaced, rejected                 atomic.Int64
+	writes, rowsWritten, rowsReplaced, rowsDeleted, rejected    atomic.Int64
 	maxConcurrentWrites                                         atomic.Int64
 	faults                                                      [faultKinds]atomic.Int64
 	writeCL                                                     [16]atomic.Int64
@@ -192,6 +192,8 @@ type Stats struct {
 	// primary key: the rewrites a retry after an applied-but-failed write
 	// makes. They never add rows.
 	RowsReplaced int64
+	// RowsDeleted counts rows removed by DELETE statements.
+	RowsDeleted int64
 	// Rejected counts statements refused because they are not in the catalog.
 	Rejected int64
 	// MaxConcurrentWrites is the most write requests processed at once.
@@ -214,6 +216,7 @@ func (s *Server) Stats() Stats {
 		Writes:              s.stats.writes.Load(),
 		RowsWritten:         s.stats.rowsWritten.Load(),
 		RowsReplaced:        s.stats.rowsReplaced.Load(),
+		RowsDeleted:         s.stats.rowsDeleted.Load(),
 		Rejected:            s.stats.rejected.Load(),
 		MaxConcurrentWrites: s.stats.maxConcurrentWrites.Load(),
 		Faults:              map[FaultKind]int64{},

@@ -233,7 +233,7 @@ func TestPrimaryKeySemantics(t *testing.T) {
 	lo, hi := want[20].Key[len(want[20].Key)-schemas.RowKeyLen:], want[57].Key[len(want[57].Key)-schemas.RowKeyLen:]
 	slice := selectCells(t, sess, schemas.CQLTerms, schemas.CQLSelectSlice, 5, append(vals[:4:4], lo, hi)...)
 	if len(slice) != 37 || string(slice[0].Key) != string(want[20].Key) || string(slice[36].Key) != string(want[56].Key) {
-		t.Errorf("slice read %d rows (%q ...), want rows 20 to 56 of the partition", len(slice), slice[:min(1, len(slice))])
+		t.Errorf("slice read %d rows (%+v ...), want rows 20 to 56 of the partition", len(slice), slice[:min(1, len(slice))])
 	}
 	all := selectCells(t, sess, schemas.CQLTerms, schemas.CQLSelectAll, 9)
 	if len(all) != 101 {
@@ -242,7 +242,7 @@ func TestPrimaryKeySemantics(t *testing.T) {
 	rowVals, _ := schemas.CQLKeyValues(nil, schemas.TableTerms, want[10].Key)
 	one := selectCells(t, sess, schemas.CQLTerms, schemas.CQLSelectRow, 0, rowVals...)
 	if len(one) != 1 || string(one[0].Value) != "7" {
-		t.Errorf("row read = %q, want the row with freq 7", one)
+		t.Errorf("row read = %+v, want the row with freq 7", one)
 	}
 	if st := srv.Stats(); st.RowsWritten != 102 || st.RowsReplaced != 1 {
 		t.Errorf("RowsWritten, RowsReplaced = %d, %d; want 102, 1", st.RowsWritten, st.RowsReplaced)
@@ -261,7 +261,7 @@ func TestPrimaryKeySemantics(t *testing.T) {
 	now = now.Add(61 * time.Second)
 	clockMu.Unlock()
 	if got := selectCells(t, sess, schemas.CQLMeta, schemas.CQLSelectAll, 0); len(got) != 0 {
-		t.Errorf("expired row still read: %q", got)
+		t.Errorf("expired row still read: %+v", got)
 	}
 }
 

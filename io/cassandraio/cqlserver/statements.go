@@ -32,7 +32,9 @@ type spec struct {
 	typ  ctype
 }
 
-func (st *stmt) isWrite() bool { return st.cat != nil && st.cat.Kind == schemas.CQLInsert }
+func (st *stmt) isWrite() bool {
+	return st.cat != nil && (st.cat.Kind == schemas.CQLInsert || st.cat.Kind == schemas.CQLDelete)
+}
 
 func (st *stmt) isSelect() bool {
 	if st.sys != nil {
@@ -52,6 +54,7 @@ var (
 	useRE      = regexp.MustCompile(`(?i)^use\s+("?)([A-Za-z_]\w*)"?$`)
 	keyspaceRE = []*regexp.Regexp{
 		regexp.MustCompile(`^INSERT INTO ([a-z]\w*)\.`),
+		regexp.MustCompile(`^DELETE FROM ([a-z]\w*)\.`),
 		regexp.MustCompile(`^SELECT .* FROM ([a-z]\w*)\.`),
 		regexp.MustCompile(`^CREATE TABLE IF NOT EXISTS ([a-z]\w*)\.`),
 		regexp.MustCompile(`^CREATE KEYSPACE IF NOT EXISTS ([a-z]\w*) `),

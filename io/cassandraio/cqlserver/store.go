@@ -189,6 +189,29 @@ func (t *table) upsert(values [][]byte, unset []bool, ts int64, ttl int32, now i
 	return true, live
 }
 
+// remove deletes the row with the primary key values (an older delete
+// than the row's write loses) and reports whether a row was there.
+func (t *table) remove(values [][]byte, ts int64) bool {
+	pk, ck := t.keys(values)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.parts[pk]
+	if p == nil {
+		return false
+	}
+	old := p.rows[ck]
+	if old == nil || old.ts > ts {
+		return false
+	}
+	delete(p.rows, ck)
+	p.dirty = true
+	if len(p.rows) == 0 {
+		delete(t.parts, pk)
+		t.dirty = true
+	}
+	return true
+}
+
 func (r *row) expired(now int64) bool { return r.expires != 0 && now >= r.expires }
 
 // position is where a paged read resumes: after this row.
