@@ -109,6 +109,14 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
+	// The sink's identity table: one stored version per tweet id across
+	// runs, deletions applied.
+	switch {
+	case cfg.Cassandra != nil:
+		tweets = cassandraio.Identify(s, *cfg.Cassandra, tweets)
+	default:
+		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, tweets)
+	}
 
 	// Each table's cells go to the sink on their own: a Flatten of them
 	// would be a fusion break on prism, shipping every cell through the

@@ -35,7 +35,7 @@ func runPipeline(t testing.TB, cfg Config) Summary {
 func dumpTables(t testing.TB, src TableScanner) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter} {
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
 		var b bytes.Buffer
 		if _, err := Dump(context.Background(), src, table, &b); err != nil {
 			t.Fatalf("dump %s: %v", table.Name(), err)

@@ -24,11 +24,15 @@ type Summary struct {
 	DeadLettered int64 `json:"dead_lettered"`
 	OutOfRange   int64 `json:"out_of_range,omitempty"` // part of Skipped: tweets outside --from/--to
 	// SkippedBy breaks the rest of Skipped down by kind (control,
-	// compliance, user, list, tweet_count, space; see schemas.SkipKind).
+	// compliance, user, list, tweet_count, space, deleted; see
+	// schemas.SkipKind).
 	SkippedBy map[string]int64 `json:"skipped_by,omitempty"`
 	// Collisions counts indexed tweets that share their row key with
 	// another (same second, same 32-bit hash); all of them are stored.
-	Collisions   int64            `json:"collisions,omitempty"`
+	Collisions int64 `json:"collisions,omitempty"`
+	// Retracted counts stored versions of tweets removed: replaced by a
+	// version of the same id, or deleted by a compliance message.
+	Retracted    int64            `json:"retracted,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
 	Seconds      float64          `json:"seconds"`
 	TweetsPerSec float64          `json:"tweets_per_second"`
@@ -66,6 +70,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		DeadLettered: counters[transforms.CounterDeadLettered],
 		OutOfRange:   counters[transforms.CounterOutOfRange],
 		Collisions:   counters[transforms.CounterCollisions],
+		Retracted:    counters[transforms.CounterRetracted],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,6 +36,11 @@ type Decoded struct {
 	Skipped [NumSkipKinds]int
 	// Rejects are the records and tweets that cannot be indexed.
 	Rejects []Reject
+	// Deletes are the ids of tweets that compliance messages among the
+	// skipped items say were deleted: v1.1 {"delete": {"status": ...}} and
+	// v2 compliance events {"id": ..., "action": "delete"}. (The messages
+	// are counted in Skipped as SkipCompliance too.)
+	Deletes []uint64
 }
 
 // Reset empties d, keeping its capacity.
@@ -45,6 +51,7 @@ func (d *Decoded) Reset() {
 	d.Rejects = d.Rejects[:0]
 	d.Controls = 0
 	d.Skipped = [NumSkipKinds]int{}
+	d.Deletes = d.Deletes[:0]
 }
 
 // skip counts one item skipped as kind.
@@ -166,13 +173,35 @@ func (d *Decoder) decodeValue(out *Decoded, v *fastjson.Value, start, end, depth
 	f.collect(v)
 	if f.control {
 		out.skip(f.controlKind)
+		if id, ok := deletedID(v); ok {
+			out.Deletes = append(out.Deletes, id)
+		}
 		return
 	}
 	if kind, ok := f.notATweet(); ok {
 		out.skip(kind)
+		if kind == SkipCompliance && string(v.GetStringBytes("action")) == "delete" {
+			if id, err := strconv.ParseUint(string(v.GetStringBytes("id")), 10, 64); err == nil && id != 0 {
+				out.Deletes = append(out.Deletes, id)
+			}
+		}
 		return
 	}
 	d.decodeObject(out, v, &f, start, end, depth)
+}
+
+// deletedID returns the tweet id of a v1.1 delete notice,
+// {"delete": {"status": {"id_str": ..., "id": ...}, ...}}.
+func deletedID(v *fastjson.Value) (uint64, bool) {
+	st := v.Get("delete", "status")
+	if st == nil {
+		return 0, false
+	}
+	if s := st.GetStringBytes("id_str"); len(s) > 0 {
+		id, err := strconv.ParseUint(string(s), 10, 64)
+		return id, err == nil && id != 0
+	}
+	return 0, false // the numeric id of v1.1 is float-mangled: never trusted
 }
 
 // decodeObject decodes an object that is not a control message nor a

@@ -147,11 +147,15 @@ const (
 	SkipTweetCount
 	// SkipSpace: v2 Spaces (host_ids, creator_id, participant_count).
 	SkipSpace
+	// SkipDeleted: tweets that a compliance message deleted (in this run
+	// or, through the identity table's tombstone, in an earlier one). The
+	// decoder never skips this kind; deduplication does.
+	SkipDeleted
 	// NumSkipKinds is the number of kinds.
 	NumSkipKinds
 )
 
-var skipKindNames = [NumSkipKinds]string{"control", "compliance", "user", "list", "tweet_count", "space"}
+var skipKindNames = [NumSkipKinds]string{"control", "compliance", "user", "list", "tweet_count", "space", "deleted"}
 
 // Name returns the kind's name, as the summary and the counters use it.
 func (k SkipKind) Name() string { return skipKindNames[k] }

@@ -144,19 +144,51 @@ const (
 )
 
 func encodeTweetBatch(b TweetBatch) []byte {
-	size := 8
-	for i := range b.Tweets {
-		size += len(b.Tweets[i].JSON) + len(b.Tweets[i].Text) + 128
+	size := 8 + 8*len(b.Deletes)
+	for _, ts := range [][]schemas.Tweet{b.Tweets, b.Replacements, b.Retracted} {
+		for i := range ts {
+			size += len(ts[i].JSON) + len(ts[i].Text) + 128
+		}
 	}
 	e := encoder{b: make([]byte, 0, size)}
-	e.uvarint(uint64(len(b.Tweets)))
-	for i := range b.Tweets {
-		e.tweet(&b.Tweets[i])
+	e.tweets(b.Tweets)
+	// The rest is absent from most batches: a batch that ends after its
+	// tweets has none.
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted) > 0 {
+		e.tweets(b.Replacements)
+		e.uvarint(uint64(len(b.Deletes)))
+		for _, id := range b.Deletes {
+			e.uvarint(id)
+		}
+		e.tweets(b.Retracted)
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
 	out[0] = batchS2
 	n := len(s2.Encode(out[1:cap(out)], e.b))
 	return out[:1+n]
+}
+
+func (e *encoder) tweets(ts []schemas.Tweet) {
+	e.uvarint(uint64(len(ts)))
+	for i := range ts {
+		e.tweet(&ts[i])
+	}
+}
+
+func (d *decoder) tweets() []schemas.Tweet {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	ts := make([]schemas.Tweet, n)
+	for i := range ts {
+		d.tweet(&ts[i])
+	}
+	return ts
 }
 
 func decodeTweetBatch(p []byte) (TweetBatch, error) {
@@ -176,13 +208,20 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 		return TweetBatch{}, fmt.Errorf("transforms: tweet batch encoding %d unknown", p[0])
 	}
 	d := decoder{b: p}
-	n := d.uvarint()
-	if n > uint64(len(p)) {
-		return TweetBatch{}, errShort
-	}
-	b := TweetBatch{Tweets: make([]schemas.Tweet, n)}
-	for i := range b.Tweets {
-		d.tweet(&b.Tweets[i])
+	var b TweetBatch
+	b.Tweets = d.tweets()
+	if d.err == nil && len(d.b) > 0 {
+		b.Replacements = d.tweets()
+		n := d.uvarint()
+		if n > uint64(len(d.b)) {
+			d.fail()
+		} else if n > 0 {
+			b.Deletes = make([]uint64, n)
+			for i := range b.Deletes {
+				b.Deletes[i] = d.uvarint()
+			}
+		}
+		b.Retracted = d.tweets()
 	}
 	return b, d.err
 }
@@ -201,9 +240,17 @@ func decodeRecord(p []byte) (schemas.Record, error) {
 	return r, d.err
 }
 
+// cellDelete marks a delete cell in the table byte of its encoding (table
+// bytes are ASCII letters).
+const cellDelete = 0x80
+
 func encodeCell(c schemas.Cell) []byte {
 	e := encoder{b: make([]byte, 0, len(c.Key)+len(c.Value)+8)}
-	e.b = append(e.b, byte(c.Table))
+	t := byte(c.Table)
+	if c.Delete {
+		t |= cellDelete
+	}
+	e.b = append(e.b, t)
 	e.bytes(c.Key)
 	e.bytes(c.Value)
 	return e.b
@@ -214,6 +261,6 @@ func decodeCell(p []byte) (schemas.Cell, error) {
 		return schemas.Cell{}, errShort
 	}
 	d := decoder{b: p[1:]}
-	c := schemas.Cell{Table: schemas.Table(p[0]), Key: d.bytes(), Value: d.bytes()}
+	c := schemas.Cell{Table: schemas.Table(p[0] &^ cellDelete), Key: d.bytes(), Value: d.bytes(), Delete: p[0]&cellDelete != 0}
 	return c, d.err
 }

@@ -28,17 +28,27 @@ const (
 	// on one row key. Both are stored (the raw cell is unique per tweet
 	// id); the count says how often the key alone is ambiguous.
 	CounterCollisions = "collisions"
+	// CounterRowsDeleted counts the cells sinks deleted (every table):
+	// the rows of tweets that compliance messages delete, and of versions
+	// that later versions replace.
+	CounterRowsDeleted = "rows_deleted"
+	// CounterRetracted counts stored versions of tweets removed: replaced
+	// by another version of the same id, or deleted by a compliance
+	// message.
+	CounterRetracted = "retracted"
 )
 
 var (
-	readCount       = beam.NewCounter(Namespace, CounterRead)
-	indexedCount    = beam.NewCounter(Namespace, CounterIndexed)
-	duplicateCount  = beam.NewCounter(Namespace, CounterDuplicates)
-	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
-	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
-	outOfRangeCount = beam.NewCounter(Namespace, CounterOutOfRange)
-	collisionCount  = beam.NewCounter(Namespace, CounterCollisions)
-	skippedByKind   = func() [schemas.NumSkipKinds]beam.Counter {
+	readCount        = beam.NewCounter(Namespace, CounterRead)
+	indexedCount     = beam.NewCounter(Namespace, CounterIndexed)
+	duplicateCount   = beam.NewCounter(Namespace, CounterDuplicates)
+	skippedCount     = beam.NewCounter(Namespace, CounterSkipped)
+	deadLetterCount  = beam.NewCounter(Namespace, CounterDeadLettered)
+	outOfRangeCount  = beam.NewCounter(Namespace, CounterOutOfRange)
+	collisionCount   = beam.NewCounter(Namespace, CounterCollisions)
+	rowsDeletedCount = beam.NewCounter(Namespace, CounterRowsDeleted)
+	retractedCount   = beam.NewCounter(Namespace, CounterRetracted)
+	skippedByKind    = func() [schemas.NumSkipKinds]beam.Counter {
 		var c [schemas.NumSkipKinds]beam.Counter
 		for k := range c {
 			c[k] = beam.NewCounter(Namespace, SkippedCounterName(schemas.SkipKind(k)))
@@ -54,6 +64,13 @@ var (
 	}()
 )
 
+// countSkippedDeleted counts n tweets read and skipped because a
+// compliance message deleted them.
+func countSkippedDeleted(ctx context.Context, n int64) {
+	skippedCount.Inc(ctx, n)
+	skippedByKind[schemas.SkipDeleted].Inc(ctx, n)
+}
+
 // SkippedCounterName returns the name of the counter of items skipped as
 // kind, e.g. "skipped_user". They add up to the "skipped" counter, less
 // out_of_range.
@@ -67,8 +84,16 @@ func RowCounterName(t schemas.Table) string { return "rows_" + t.Name() }
 // cells are durable, so the counters say what was written, not attempted.
 func CountRows(ctx context.Context, cells []schemas.Cell) {
 	var n [256]int64
+	var deleted int64
 	for i := range cells {
+		if cells[i].Delete {
+			deleted++
+			continue
+		}
 		n[cells[i].Table]++
+	}
+	if deleted > 0 {
+		rowsDeletedCount.Inc(ctx, deleted)
 	}
 	for _, t := range schemas.Tables {
 		if n[t] > 0 {

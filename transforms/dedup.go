@@ -84,15 +84,24 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 	}, keyed)
 }
 
-// DedupFn lets through the first copy of each tweet id. Within one batch,
-// of two copies with different bytes it keeps the one with the smaller row
-// key; across batches the first one read wins (a stream cannot take back
-// what it has written). Byte-identical copies, the common case
-// (re-delivery, an archive read twice), always give the same tables.
+// DedupFn lets through one version of each tweet id, chosen by the
+// version rule: of the copies of an id a run reads, the one with the
+// smallest row key (then the smallest bytes) is stored, whatever order
+// they come in. The first copy read is let through at once (a stream
+// cannot wait); a later copy with a smaller row key is let through as a
+// replacement (TweetBatch.Replacements), and Identify removes the version
+// it replaces. Byte-identical copies, the common case (re-delivery, an
+// archive read twice), are duplicates. (Two versions of one id whose
+// 32-bit hashes are equal are told apart by arrival: the first stays.)
+//
+// Deletes (compliance) travel under the key of the tweet they delete: an
+// id deleted is remembered as deleted, and copies of it read later in the
+// run are skipped (counted as skipped, kind deleted). Within a batch,
+// deletes are applied first.
 //
 // When a day's ids are forgotten, the tweets of that day that share their
-// row key with another tweet (same second, same 32-bit hash) are counted
-// as collisions (CounterCollisions).
+// row key with another (same second, same 32-bit hash) are counted as
+// collisions (CounterCollisions).
 //
 // The ids of a key are Beam state: a bag to which each batch appends the
 // ids it let through, and a version, a random number rewritten with every
@@ -138,52 +147,82 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	}
 	defer ids.mu.Unlock()
 
-	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy
-	slices.SortFunc(in, compareCopies)
-	out := in[:0]
-	fresh := map[int64][]byte{} // day -> records let through
-	var dups int64
-	for i := range in {
-		t := &in[i]
-		if i > 0 && in[i-1].ID == t.ID {
-			dups++
-			continue
-		}
-		day := BucketOf(t.CreatedAt)
-		if _, ok := ids.days[day][t.ID]; ok {
-			dups++
-			continue
-		}
-		if ids.days[day] == nil {
-			ids.days[day] = map[uint64]seenTweet{}
-			// The first tweet of this day under this key: forget the
-			// day's ids once the watermark is Horizon past its end. No
-			// output timestamp: the timer emits nothing and must not
-			// hold the watermark back.
+	fresh := map[int64][]byte{} // day -> records to append
+	remember := func(tp timers.Provider, day int64, id uint64, s seenTweet) {
+		m := ids.days[day]
+		if m == nil {
+			m = map[uint64]seenTweet{}
+			ids.days[day] = m
+			// The first id of this day under this key: forget the day's
+			// ids once the watermark is Horizon past its end. No output
+			// timestamp: the timer emits nothing and must not hold the
+			// watermark back.
 			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
-		seen := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
-		ids.days[day][t.ID] = seen
+		m[id] = s
 		rec := fresh[day]
 		if rec == nil {
 			rec = binary.BigEndian.AppendUint64(nil, uint64(day))
 		}
-		fresh[day] = seen.append(rec, t.ID)
-		out = append(out, *t)
+		fresh[day] = s.append(rec, id)
+	}
+
+	var out TweetBatch
+	for _, id := range b.Deletes {
+		out.Deletes = append(out.Deletes, id)
+		if sec, ok := SnowflakeSecond(id); ok {
+			day := BucketOf(sec)
+			if s, ok := ids.days[day][id]; !ok || !s.deleted {
+				remember(tp, day, id, seenTweet{deleted: true})
+			}
+		}
+	}
+
+	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy
+	slices.SortFunc(in, compareCopies)
+	var dups, deleted int64
+	for i := range in {
+		t := &in[i]
+		if i > 0 && in[i-1].ID == t.ID {
+			dups++ // a later copy in this batch: compareCopies put the kept one first
+			continue
+		}
+		day := BucketOf(t.CreatedAt)
+		s := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
+		kept, ok := ids.days[day][t.ID]
+		switch {
+		case ok && kept.deleted:
+			deleted++
+		case ok && s.hash < kept.hash:
+			dups++ // the earlier version is now the copy
+			remember(tp, day, t.ID, s)
+			out.Replacements = append(out.Replacements, *t)
+		case ok:
+			dups++
+		default:
+			remember(tp, day, t.ID, s)
+			out.Tweets = append(out.Tweets, *t)
+		}
 	}
 	if dups > 0 {
 		duplicateCount.Inc(ctx, dups)
 	}
-	if len(out) == 0 {
-		return nil
+	if deleted > 0 {
+		countSkippedDeleted(ctx, deleted)
 	}
-	if err := f.appendSeen(sp, ids, fresh); err != nil {
-		return err
+	if len(fresh) > 0 {
+		if err := f.appendSeen(sp, ids, fresh); err != nil {
+			return err
+		}
 	}
-	indexedCount.Inc(ctx, int64(len(out)))
-	localIndexed.Add(int64(len(out)))
-	emit(TweetBatch{Tweets: out})
+	if n := int64(len(out.Tweets)); n > 0 {
+		indexedCount.Inc(ctx, n)
+		localIndexed.Add(n)
+	}
+	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes) > 0 {
+		emit(out)
+	}
 	return nil
 }
 
@@ -219,7 +258,8 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 			}
 			for off := seenDayLen; off+seenRecordLen <= len(e); off += seenRecordLen {
 				id, s := readSeen(e[off:])
-				m[id] = s
+				old, had := m[id]
+				m[id] = s.merge(old, had)
 			}
 		}
 	}
@@ -312,6 +352,9 @@ func collisions(m map[uint64]seenTweet) int64 {
 	keys := make(map[seenTweet]int, len(m))
 	var n int64
 	for _, s := range m {
+		if s.deleted {
+			continue
+		}
 		if keys[s] > 0 {
 			n++
 		}
@@ -320,21 +363,47 @@ func collisions(m map[uint64]seenTweet) int64 {
 	return n
 }
 
-// seenTweet is what a key remembers of a tweet id it let through: the
-// hash of the row key it kept and its second within the day.
+// seenTweet is what a key remembers of a tweet id: the hash of the row
+// key of the version it let through and its second within the day, or
+// that the id was deleted.
 type seenTweet struct {
-	hash   uint32
-	second uint32
+	hash    uint32
+	second  uint32
+	deleted bool
 }
+
+// seenDeleted marks a deleted id in the second of its record (a second of
+// the day needs 17 bits).
+const seenDeleted = 1 << 31
 
 func (s seenTweet) append(dst []byte, id uint64) []byte {
 	dst = binary.BigEndian.AppendUint64(dst, id)
 	dst = binary.BigEndian.AppendUint32(dst, s.hash)
-	return binary.BigEndian.AppendUint32(dst, s.second)
+	sec := s.second
+	if s.deleted {
+		sec |= seenDeleted
+	}
+	return binary.BigEndian.AppendUint32(dst, sec)
 }
 
 func readSeen(p []byte) (uint64, seenTweet) {
-	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: binary.BigEndian.Uint32(p[12:])}
+	sec := binary.BigEndian.Uint32(p[12:])
+	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: sec &^ seenDeleted, deleted: sec&seenDeleted != 0}
+}
+
+// merge combines two records of one id (a bag holds a record per version
+// let through): deleted wins, then the smaller hash, whatever order the
+// bag returns them in.
+func (s seenTweet) merge(other seenTweet, ok bool) seenTweet {
+	switch {
+	case !ok:
+		return s
+	case s.deleted || other.deleted:
+		return seenTweet{deleted: true}
+	case other.hash < s.hash:
+		return other
+	}
+	return s
 }
 
 // compareCopies orders tweets by id, then row key, then bytes: of several

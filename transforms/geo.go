@@ -21,9 +21,17 @@ func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 // GeoFn turns a batch of tweets into GeoTemporalIndex cells.
 type GeoFn struct{}
 
-// ProcessElement emits the cells of the batch's geotagged tweets, if any.
+// ProcessElement emits the cells of the batch's geotagged tweets stored,
+// and the deletes of the cells of the versions it retracts, if any.
 func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
-	if cells := GeoCells(nil, b.Tweets); len(cells) > 0 {
+	cells := GeoCells(nil, b.Tweets)
+	cells = GeoCells(cells, b.Replacements)
+	n := len(cells)
+	cells = GeoCells(cells, b.Retracted)
+	for j := n; j < len(cells); j++ {
+		cells[j] = deleteOf(cells[j])
+	}
+	if len(cells) > 0 {
 		emit(cells)
 	}
 }

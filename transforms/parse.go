@@ -24,7 +24,30 @@ const DefaultShards = 16
 // TweetBatch is a batch of tweets. Before deduplication every tweet of a
 // batch has the same dedup shard (ShardOfSecond of its created_at).
 type TweetBatch struct {
+	// Tweets are tweets to store and count.
 	Tweets []schemas.Tweet
+	// Replacements are new versions of tweets this run has already counted
+	// (Dedup's version rule): stored in place of the earlier version, not
+	// counted again.
+	Replacements []schemas.Tweet
+	// Deletes are ids of tweets that compliance messages delete: their
+	// stored rows are removed and a tombstone keeps them from coming back.
+	Deletes []uint64
+	// Retracted are stored versions to remove, read back from the sink by
+	// Identify: versions replaced by Tweets or Replacements, and tweets
+	// that Deletes delete.
+	Retracted []schemas.Tweet
+}
+
+// stored calls fn for each tweet of the batch to store: Tweets, then
+// Replacements.
+func (b *TweetBatch) stored(fn func(t *schemas.Tweet)) {
+	for i := range b.Tweets {
+		fn(&b.Tweets[i])
+	}
+	for i := range b.Replacements {
+		fn(&b.Replacements[i])
+	}
 }
 
 // ParseFn decodes batches of source records into tweets and dead letters.
@@ -82,7 +105,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		deadLetterCount.Inc(ctx, int64(len(f.out.Rejects)))
 		emitDead(DeadLetterCells(nil, f.out.Rejects))
 	}
-	if len(f.out.Tweets) == 0 {
+	if len(f.out.Tweets) == 0 && len(f.out.Deletes) == 0 {
 		return
 	}
 	// Group by shard. The batch owns its tweets: f.out is reused.
@@ -99,6 +122,25 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		}
 		g.first = min(g.first, t.CreatedAt)
 		g.batch.Tweets = append(g.batch.Tweets, t)
+	}
+	// A delete goes to the shard of the tweet it deletes, found from the
+	// creation time in the id (ids older than Snowflake, 2010, carry none:
+	// their deletes go by the id, and meet their tweet only through the
+	// identity table).
+	for _, id := range f.out.Deletes {
+		sec, ok := SnowflakeSecond(id)
+		shard := ShardOf(id, f.Shards)
+		if ok {
+			shard = ShardOfSecond(sec, f.Shards)
+		}
+		g, found := f.groups[shard]
+		if !found {
+			g = &shardBatch{first: sec}
+			f.groups[shard] = g
+			f.pending = append(f.pending, shard)
+		}
+		g.first = min(g.first, sec)
+		g.batch.Deletes = append(g.batch.Deletes, id)
 	}
 	for _, shard := range f.pending {
 		g := f.groups[shard]
@@ -132,6 +174,16 @@ func (f *ParseFn) dropOutOfRange() int64 {
 // InRange reports whether sec lies in [from, to); a zero bound is open.
 func InRange(sec, from, to int64) bool {
 	return (from == 0 || sec >= from) && (to == 0 || sec < to)
+}
+
+// SnowflakeSecond returns the creation time, in Unix seconds, that a
+// Snowflake tweet id carries ((id >> 22) + 1288834974657 ms), and false
+// for ids from before Snowflake (November 2010), which carry none.
+func SnowflakeSecond(id uint64) (int64, bool) {
+	if id < 1<<40 { // Snowflake ids passed 2^40 within hours of their start
+		return 0, false
+	}
+	return (int64(id>>22) + 1288834974657) / 1000, true
 }
 
 // ShardOf maps a tweet id to one of n dedup shards. Snowflake ids carry a

@@ -21,9 +21,28 @@ func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 // RawFn turns a batch of tweets into RawTwitterData cells.
 type RawFn struct{}
 
-// ProcessElement emits two cells per tweet: raw and identity.
+// ProcessElement emits two cells per tweet stored (raw and identity), the
+// delete of the raw cell of each version retracted, and a tombstone per id
+// deleted.
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
-	emit(RawCells(make([]schemas.Cell, 0, 2*len(b.Tweets)), b.Tweets))
+	cells := make([]schemas.Cell, 0, 2*(len(b.Tweets)+len(b.Replacements))+len(b.Retracted)+len(b.Deletes))
+	cells = RawCells(cells, b.Tweets)
+	cells = RawCells(cells, b.Replacements)
+	for i := range b.Retracted {
+		t := &b.Retracted[i]
+		cells = append(cells, deleteOf(schemas.RawRow{Key: t.RowKey, ID: t.ID}.Cell()))
+	}
+	for _, id := range b.Deletes {
+		cells = append(cells, schemas.IdentityRow{ID: id, Deleted: true}.Cell())
+	}
+	if len(cells) > 0 {
+		emit(cells)
+	}
+}
+
+// deleteOf returns the cell that deletes c.
+func deleteOf(c schemas.Cell) schemas.Cell {
+	return schemas.Cell{Table: c.Table, Key: c.Key, Delete: true}
 }
 
 // RawCells appends the RawTwitterData cell and the identity cell of each

@@ -28,13 +28,23 @@ type TermsFn struct {
 	terms []Term
 }
 
-// ProcessElement emits the cells of one batch.
+// ProcessElement emits the cells of the batch's tweets stored, and the
+// deletes of the cells of the versions it retracts.
 func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
-	cells := make([]schemas.Cell, 0, len(b.Tweets)*24)
-	for i := range b.Tweets {
-		cells, f.terms = TermCells(cells, f.terms[:0], &b.Tweets[i])
+	cells := make([]schemas.Cell, 0, (len(b.Tweets)+len(b.Replacements))*24)
+	b.stored(func(t *schemas.Tweet) {
+		cells, f.terms = TermCells(cells, f.terms[:0], t)
+	})
+	for i := range b.Retracted {
+		n := len(cells)
+		cells, f.terms = TermCells(cells, f.terms[:0], &b.Retracted[i])
+		for j := n; j < len(cells); j++ {
+			cells[j] = deleteOf(cells[j])
+		}
 	}
-	emit(cells)
+	if len(cells) > 0 {
+		emit(cells)
+	}
 }
 
 // TermCells appends the TermIndex cells of t to dst, using scratch for the

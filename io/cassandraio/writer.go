@@ -38,6 +38,7 @@ type Writer struct {
 	cl      gocql.Consistency
 	ttl     int32
 	inserts map[schemas.Table]string
+	deletes map[schemas.Table]string
 
 	ctx    context.Context // of the requests: canceled by Close
 	cancel context.CancelFunc
@@ -60,7 +61,8 @@ type Writer struct {
 type group struct {
 	table schemas.Table
 	keys  [][]byte // cell keys, to keep one row per key
-	rows  [][]any  // insert bind values, TTL last
+	rows  [][]any  // insert bind values, TTL last; or delete bind values (the primary key)
+	del   []bool   // whether each row is a delete
 	bytes int
 }
 
@@ -93,6 +95,7 @@ func newWriter(cfg Config, s *gocql.Session, release func()) *Writer {
 		cl:      cfg.consistency(),
 		ttl:     cfg.ttlSeconds(),
 		inserts: map[schemas.Table]string{},
+		deletes: map[schemas.Table]string{},
 		ctx:     ctx,
 		cancel:  cancel,
 		groups:  map[string]*group{},
@@ -100,6 +103,7 @@ func newWriter(cfg Config, s *gocql.Session, release func()) *Writer {
 	}
 	for _, t := range schemas.CQLTables() {
 		w.inserts[t.Table] = schemas.CQLInsertStatement(cfg.Keyspace, t).Text
+		w.deletes[t.Table] = schemas.CQLDeleteStatement(cfg.Keyspace, t).Text
 	}
 	return w
 }
@@ -114,11 +118,17 @@ func (w *Writer) Write(ctx context.Context, cells []schemas.Cell) error {
 	}
 	for i := range cells {
 		c := &cells[i]
-		vals, err := schemas.CQLValues(make([]any, 0, 8), *c)
+		var vals []any
+		var err error
+		if c.Delete {
+			vals, err = schemas.CQLKeyValues(make([]any, 0, 8), c.Table, c.Key)
+		} else {
+			vals, err = schemas.CQLValues(make([]any, 0, 8), *c)
+			vals = append(vals, w.ttl)
+		}
 		if err != nil {
 			return fmt.Errorf("cassandraio: %w", err)
 		}
-		vals = append(vals, w.ttl)
 		w.key = schemas.AppendCQLPartition(w.key[:0], *c, vals)
 		g := w.groups[string(w.key)]
 		if g == nil {
@@ -135,7 +145,7 @@ func (w *Writer) Write(ctx context.Context, cells []schemas.Cell) error {
 			g = &group{table: c.Table}
 			w.groups[string(w.key)] = g
 		}
-		w.buffered += g.add(c.Key, vals, size)
+		w.buffered += g.add(c.Key, vals, c.Delete, size)
 		if len(g.rows) >= w.cfg.MaxBatchRows || g.bytes >= w.cfg.MaxBatchBytes {
 			delete(w.groups, string(w.key))
 			w.buffered -= g.bytes
@@ -162,15 +172,16 @@ func (g *group) index(key []byte) int {
 	return -1
 }
 
-// add adds a row, replacing an earlier row of the same key; it returns the
-// change in bytes.
-func (g *group) add(key []byte, vals []any, size int) int {
+// add adds a row (or the delete of one), replacing an earlier row of the
+// same key; it returns the change in bytes.
+func (g *group) add(key []byte, vals []any, del bool, size int) int {
 	if i := g.index(key); i >= 0 {
-		g.rows[i] = vals
+		g.rows[i], g.del[i] = vals, del
 		return 0
 	}
 	g.keys = append(g.keys, key)
 	g.rows = append(g.rows, vals)
+	g.del = append(g.del, del)
 	g.bytes += size
 	return size
 }
@@ -303,13 +314,18 @@ func (w *Writer) execute(g *group, ts int64) error {
 }
 
 func (w *Writer) exec1(g *group, ts int64) error {
-	text := w.inserts[g.table]
+	text := func(i int) string {
+		if g.del[i] {
+			return w.deletes[g.table]
+		}
+		return w.inserts[g.table]
+	}
 	if len(g.rows) == 1 {
-		return w.session.Query(text, g.rows[0]...).Consistency(w.cl).WithTimestamp(ts).Idempotent(true).ExecContext(w.ctx)
+		return w.session.Query(text(0), g.rows[0]...).Consistency(w.cl).WithTimestamp(ts).Idempotent(true).ExecContext(w.ctx)
 	}
 	b := w.session.Batch(gocql.UnloggedBatch).Consistency(w.cl).WithTimestamp(ts)
-	for _, r := range g.rows {
-		b.Query(text, r...)
+	for i, r := range g.rows {
+		b.Query(text(i), r...)
 	}
 	return b.ExecContext(w.ctx)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -71,6 +72,11 @@ func options(bulk bool) *pebble.Options {
 		LBaseMaxBytes:               256 << 20,
 		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
 	}
+	// Bloom filters: deduplication asks the identity table for every
+	// tweet, and most ids are not there.
+	for i := range o.Levels {
+		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
 	if bulk {
 		o.DisableWAL = true
 		bulkTuning(o)
@@ -114,6 +120,12 @@ func (s *Store) Write(cells []schemas.Cell) error {
 	var key []byte
 	for i := range cells {
 		key = appendKey(key[:0], cells[i].Table, cells[i].Key)
+		if cells[i].Delete {
+			if err := b.Delete(key, nil); err != nil {
+				return fmt.Errorf("store %s: %w", s.dir, err)
+			}
+			continue
+		}
 		if err := b.Set(key, cells[i].Value, nil); err != nil {
 			return fmt.Errorf("store %s: %w", s.dir, err)
 		}

@@ -1,0 +1,112 @@
+package cassandraio
+
+import (
+	"context"
+	"sync"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, transforms.TweetBatch, func(transforms.TweetBatch), error](&identifyFn{})
+	register.Emitter1[transforms.TweetBatch]()
+}
+
+// Identify reconciles deduplicated tweet batches with the tweets the
+// keyspace of cfg already holds (transforms.Identifier): a tweet deleted
+// by a compliance message stays deleted, a new version of a stored tweet
+// replaces it, a delete retracts it. It panics if cfg is invalid, as Write
+// does.
+func Identify(s beam.Scope, cfg Config, tweets beam.PCollection) beam.PCollection {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	return beam.ParDo(s.Scope("cassandraio.Identify"), &identifyFn{Config: cfg}, tweets)
+}
+
+// identifyFn is the DoFn of Identify.
+type identifyFn struct {
+	// Config is the sink's configuration.
+	Config Config
+
+	r *Reader
+	x transforms.Identifier
+}
+
+func (f *identifyFn) Setup() error {
+	r, err := NewReader(f.Config)
+	if err != nil {
+		return err
+	}
+	f.r = r
+	f.x.Sink = cassandraIdentities{r}
+	return nil
+}
+
+func (f *identifyFn) StartBundle(_ func(transforms.TweetBatch)) { f.x.StartBundle() }
+
+func (f *identifyFn) ProcessElement(ctx context.Context, b transforms.TweetBatch, emit func(transforms.TweetBatch)) error {
+	out, err := f.x.Identify(ctx, b)
+	if err != nil {
+		return err
+	}
+	emit(out)
+	return nil
+}
+
+func (f *identifyFn) Teardown() error {
+	if f.r == nil {
+		return nil
+	}
+	return f.r.Close()
+}
+
+// identityReads is how many identity rows a batch reads at a time: each
+// is a round trip.
+const identityReads = 32
+
+// cassandraIdentities reads the identity table and raw tweets of a
+// keyspace.
+type cassandraIdentities struct{ r *Reader }
+
+func (ci cassandraIdentities) Identities(ctx context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error) {
+	rows := map[uint64]schemas.IdentityRow{}
+	var mu sync.Mutex
+	var first error
+	sem := make(chan struct{}, identityReads)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			key := schemas.IdentityKey(id)
+			v, ok, err := ci.r.Get(ctx, schemas.TableIdentity, key)
+			var r schemas.IdentityRow
+			if err == nil && ok {
+				r, err = schemas.DecodeIdentity(key, v)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				if first == nil {
+					first = err
+				}
+			case ok:
+				rows[id] = r
+			}
+		}()
+	}
+	wg.Wait()
+	return rows, first
+}
+
+func (ci cassandraIdentities) RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
+	return ci.r.Get(ctx, schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
+}

@@ -1,0 +1,97 @@
+package storeio
+
+import (
+	"context"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, transforms.TweetBatch, func(transforms.TweetBatch), error](&identifyFn{})
+	register.Emitter1[transforms.TweetBatch]()
+}
+
+// Identify reconciles deduplicated tweet batches with the tweets the store
+// in dir already holds (transforms.Identifier): a tweet deleted by a
+// compliance message stays deleted, a new version of a stored tweet
+// replaces it, a delete retracts it. bulk says whether the store's writers
+// open it with OpenBulk (BulkWrite).
+func Identify(s beam.Scope, dir string, bulk bool, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("storeio.Identify"), &identifyFn{Dir: absDir(dir), Bulk: bulk}, tweets)
+}
+
+// identifyFn is the DoFn of Identify.
+type identifyFn struct {
+	// Dir is the store directory (absolute).
+	Dir string
+	// Bulk opens the store with OpenBulk, as BulkWrite's writers do.
+	Bulk bool
+
+	store *Store
+	x     transforms.Identifier
+}
+
+func (f *identifyFn) Setup() error {
+	open := Open
+	if f.Bulk {
+		open = OpenBulk
+	}
+	s, err := open(f.Dir)
+	if err != nil {
+		return err
+	}
+	f.store = s
+	f.x.Sink = storeIdentities{s}
+	return nil
+}
+
+func (f *identifyFn) StartBundle(_ func(transforms.TweetBatch)) { f.x.StartBundle() }
+
+func (f *identifyFn) ProcessElement(ctx context.Context, b transforms.TweetBatch, emit func(transforms.TweetBatch)) error {
+	out, err := f.x.Identify(ctx, b)
+	if err != nil {
+		return err
+	}
+	emit(out)
+	return nil
+}
+
+func (f *identifyFn) Teardown() error {
+	if f.store == nil {
+		return nil
+	}
+	err := f.store.Close()
+	f.store = nil
+	return err
+}
+
+// storeIdentities reads the identity table and raw tweets of a store.
+type storeIdentities struct{ s *Store }
+
+func (si storeIdentities) Identities(_ context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error) {
+	rows := map[uint64]schemas.IdentityRow{}
+	for _, id := range ids {
+		key := schemas.IdentityKey(id)
+		v, ok, err := si.s.Get(schemas.TableIdentity, key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		r, err := schemas.DecodeIdentity(key, v)
+		if err != nil {
+			return nil, err
+		}
+		rows[id] = r
+	}
+	return rows, nil
+}
+
+func (si storeIdentities) RawJSON(_ context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
+	return si.s.Get(schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
+}

@@ -1,0 +1,156 @@
+package transforms
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Identities is what Identify needs of a sink: the identity rows and the
+// stored raw JSON of tweets already in the tables. storeio and cassandraio
+// implement it over the embedded store and a Cassandra keyspace.
+type Identities interface {
+	// Identities returns the identity rows of ids that the sink holds.
+	Identities(ctx context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error)
+	// RawJSON returns the stored JSON of tweet id under row key k, and
+	// whether the sink holds it.
+	RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error)
+}
+
+// Identifier reconciles deduplicated batches with the tweets a sink
+// already holds, through its identity table, so that one tweet id is
+// stored once across runs (see Identify). Sinks run it in the
+// deduplication stage, after DedupFn and before the tables' transforms, so
+// that it sees what earlier bundles of the same key wrote; what this
+// bundle let through, not yet written, it remembers itself.
+type Identifier struct {
+	// Sink is the sink's identity table and raw tweets.
+	Sink Identities
+
+	dec    schemas.Decoder
+	bundle map[uint64]schemas.IdentityRow // what this bundle let through or deleted
+	tweets map[uint64]schemas.Tweet       // the tweets this bundle let through
+}
+
+// StartBundle forgets the previous bundle, whose writes the sink now holds.
+func (x *Identifier) StartBundle() {
+	if x.bundle == nil {
+		x.bundle = map[uint64]schemas.IdentityRow{}
+		x.tweets = map[uint64]schemas.Tweet{}
+	}
+	clear(x.bundle)
+	clear(x.tweets)
+}
+
+// Identify reconciles one batch:
+//
+//   - a tweet whose id has a tombstone (a compliance message deleted it,
+//     in this run or an earlier one) is dropped: skipped, kind deleted
+//     (it moves from the indexed count to the skipped one);
+//   - a tweet (or replacement) whose id is stored as another version
+//     replaces it: the stored version is read back and put in Retracted,
+//     so that its raw, term and geo cells are deleted (a later run's
+//     version replaces an earlier run's);
+//   - a delete whose id is stored retracts the stored version too.
+//
+// A tweet stored with the same row key (a run over the same input again)
+// is written again as it is: the same cells.
+func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, error) {
+	if x.bundle == nil {
+		x.StartBundle()
+	}
+	ids := make([]uint64, 0, len(b.Tweets)+len(b.Replacements)+len(b.Deletes))
+	b.stored(func(t *schemas.Tweet) { ids = append(ids, t.ID) })
+	ids = append(ids, b.Deletes...)
+	if len(ids) == 0 {
+		return b, nil
+	}
+	stored, err := x.Sink.Identities(ctx, ids)
+	if err != nil {
+		return b, fmt.Errorf("identify: %w", err)
+	}
+	for _, id := range ids {
+		if r, ok := x.bundle[id]; ok {
+			stored[id] = r
+		}
+	}
+	out := TweetBatch{Deletes: b.Deletes, Retracted: b.Retracted}
+	retract := func(id uint64, except schemas.RowKey) error {
+		r, ok := stored[id]
+		if !ok || r.Deleted || r.Key == except {
+			return nil
+		}
+		if t, ok := x.tweets[id]; ok && t.RowKey == r.Key {
+			out.Retracted = append(out.Retracted, t)
+			return nil
+		}
+		old, err := readVersion(ctx, x.Sink, &x.dec, r.Key, id)
+		if err != nil || old == nil {
+			return err
+		}
+		out.Retracted = append(out.Retracted, *old)
+		return nil
+	}
+	var refused int64
+	keep := func(ts []schemas.Tweet, counted bool) ([]schemas.Tweet, error) {
+		var dst []schemas.Tweet
+		for i := range ts {
+			t := &ts[i]
+			if r, ok := stored[t.ID]; ok && r.Deleted {
+				if counted {
+					refused++
+				}
+				continue
+			}
+			if err := retract(t.ID, t.RowKey); err != nil {
+				return dst, err
+			}
+			stored[t.ID] = schemas.IdentityRow{ID: t.ID, Key: t.RowKey}
+			x.bundle[t.ID] = stored[t.ID]
+			x.tweets[t.ID] = *t
+			dst = append(dst, *t)
+		}
+		return dst, nil
+	}
+	if out.Tweets, err = keep(b.Tweets, true); err != nil {
+		return b, err
+	}
+	if out.Replacements, err = keep(b.Replacements, false); err != nil {
+		return b, err
+	}
+	for _, id := range b.Deletes {
+		if err := retract(id, schemas.RowKey{}); err != nil {
+			return b, err
+		}
+		stored[id] = schemas.IdentityRow{ID: id, Deleted: true}
+		x.bundle[id] = stored[id]
+		delete(x.tweets, id)
+	}
+	if refused > 0 {
+		indexedCount.Inc(ctx, -refused)
+		localIndexed.Add(-refused)
+		countSkippedDeleted(ctx, refused)
+	}
+	if n := len(out.Retracted) - len(b.Retracted); n > 0 {
+		retractedCount.Inc(ctx, int64(n))
+	}
+	return out, nil
+}
+
+// readVersion reads back the stored version of tweet id under row key k
+// (nil if the sink does not hold it).
+func readVersion(ctx context.Context, sink Identities, dec *schemas.Decoder, k schemas.RowKey, id uint64) (*schemas.Tweet, error) {
+	data, ok, err := sink.RawJSON(ctx, k, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var out schemas.Decoded
+	dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &out)
+	if len(out.Tweets) != 1 {
+		return nil, fmt.Errorf("identify: stored tweet %d (row %s) does not decode to one tweet", id, k)
+	}
+	t := out.Tweets[0]
+	t.RowKey = k
+	return &t, nil
+}
