@@ -43,10 +43,13 @@ lint: vet
 ## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
 ## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and
 ## FuzzReadFile (format detection, decompression, tar/zip, lines or document).
+## The engine minimizes every new interesting input for up to FUZZMINIMIZE (Go's default, 60s, stalled
+## FuzzReadFile for a minute at a time: no inputs run meanwhile).
 FUZZTIME ?= 60s
+FUZZMINIMIZE ?= 5s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./schemas/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) ./io/archiveio/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./io/archiveio/
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
