@@ -43,10 +43,13 @@ lint: vet
 ## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
 ## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and
 ## FuzzReadFile (format detection, decompression, tar/zip, lines or document).
+## The engine minimizes every new interesting input for up to FUZZMINIMIZE (Go's default, 60s, stalled
+## FuzzReadFile for a minute at a time: no inputs run meanwhile).
 FUZZTIME ?= 60s
+FUZZMINIMIZE ?= 5s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./schemas/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) ./io/archiveio/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./io/archiveio/
 
 ## bench: generate $(BENCH_N) realistic tweets and time bin/tweetindex index on them.
 bench: build
@@ -124,22 +127,23 @@ WORKER_BIN := bin/tweetindex-linux-amd64
 worker-binary:
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(WORKER_BIN) ./pipelines/cmd/tweetindex
 
-# The sink of cluster runs: Cassandra when CASSANDRA is set, else the embedded store $(STORE),
-# which only works when the workers see that directory (one machine; see runners/flink/README.md).
+# The sink of cluster runs: Cassandra (the command refuses the embedded store when the workers are
+# other processes; see runners/flink/README.md).
 CASSANDRA ?=
 KEYSPACE  ?= tweetindex
-CLUSTER_SINK = $(if $(CASSANDRA),--cassandra $(CASSANDRA) --keyspace $(KEYSPACE),--store $(abspath $(STORE)))
 
 ## submit-flink: index INPUT (a glob the workers can read) on Flink through the Beam job server at
 ## $(FLINK_ENDPOINT) (runners/flink/docker-compose.yml starts both), workers from the Go SDK worker
-## pool at $(FLINK_WORKER_POOL) (EXTERNAL), into CASSANDRA (or STORE). Not run here: no Docker/JVM.
+## pool at $(FLINK_WORKER_POOL) (EXTERNAL), into CASSANDRA. Not run here: no Docker/JVM.
 ##   make submit-flink INPUT='/srv/archive/2026/11/01/*' CASSANDRA=cassandra:9042
 FLINK_ENDPOINT    ?= localhost:8099
 FLINK_WORKER_POOL ?= localhost:50000
 FLINK_PARALLELISM ?= 2
 INPUT             ?= $(abspath $(SAMPLE))/*
-submit-flink: build worker-binary
-	./$(BIN) index --input '$(INPUT)' $(CLUSTER_SINK) \
+submit-flink:
+	$(if $(CASSANDRA),,$(error submit-flink: set CASSANDRA (host:port): the workers are other processes and cannot share an embedded store))
+	$(MAKE) build worker-binary
+	./$(BIN) index --input '$(INPUT)' --cassandra $(CASSANDRA) --keyspace $(KEYSPACE) \
 	  --runner=universal --endpoint=$(FLINK_ENDPOINT) \
 	  --environment_type=EXTERNAL --environment_config=$(FLINK_WORKER_POOL) \
 	  --worker_binary=$(WORKER_BIN) --parallelism=$(FLINK_PARALLELISM) --job_name=tweetindex-$(shell date -u +%Y%m%d-%H%M%S)

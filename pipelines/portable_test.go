@@ -114,6 +114,111 @@ func TestPortableJobServer(t *testing.T) {
 		inProcess, _ := indexSample(t)
 		diffTables(t, dumpStore(t, inProcess), dumpStore(t, store), "in process", "job server")
 	})
+
+	t.Run("worker pool", func(t *testing.T) {
+		// Workers in other processes, as on Flink: the Go SDK's own worker
+		// pool (its boot program with --worker_pool, which listens on the
+		// fixed port 50000 and starts a worker process per request) and
+		// an EXTERNAL environment. The input is relative to the launcher's
+		// directory, which is not the workers'.
+		if ln, err := net.Listen("tcp", "localhost:50000"); err != nil {
+			t.Skipf("port 50000, where the Go SDK's worker pool listens, is in use: %v", err)
+		} else {
+			ln.Close()
+		}
+		boot := filepath.Join(bin, "boot")
+		goBuild(t, root, boot, "github.com/apache/beam/sdks/v2/go/container")
+		startWorkerPool(t, boot)
+		endpoint := startPrism(t, prism)
+		external := []string{"--runner=universal", "--endpoint=" + endpoint,
+			"--environment_type=EXTERNAL", "--environment_config=localhost:50000",
+			// The workers run this binary (as make submit-flink stages
+			// bin/tweetindex-linux-amd64); without it Beam compiles one.
+			"--worker_binary=" + tweetindex}
+
+		// The embedded store is refused in one line, before the job starts.
+		_, stderr, err := runIn(t, root, time.Minute, tweetindex, append([]string{"index", "--input", "testdata/sample/*",
+			"--store", filepath.Join(t.TempDir(), "store")}, external...)...)
+		if err == nil || !strings.Contains(stderr, "tweetindex index: --store: the embedded store is a directory that one process at a time can open") {
+			t.Errorf("the embedded store with EXTERNAL workers: err %v, stderr:\n%s", err, stderr)
+		}
+		if jobs := jobsOn(t, endpoint); len(jobs) != 0 {
+			t.Errorf("the refused run submitted %d jobs", len(jobs))
+		}
+
+		_, cfg := startCQL(t)
+		start := time.Now()
+		stdout, stderr, err := runIn(t, root, 5*time.Minute, tweetindex, append([]string{"index", "--input", "testdata/sample/*",
+			"--cassandra", cfg.Hosts[0], "--keyspace", cfg.Keyspace, "--consistency", "ONE"}, external...)...)
+		if err != nil {
+			t.Fatalf("index with a worker pool: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+		}
+		t.Logf("worker-pool run: %v\n%s", time.Since(start).Round(time.Millisecond), stdout)
+		inProcess, _ := indexSample(t)
+		diffTables(t, dumpStore(t, inProcess), dumpCassandra(t, cfg), "in process", "worker pool")
+	})
+}
+
+// runIn runs name with args in dir, killing it after timeout.
+func runIn(t *testing.T, dir string, timeout time.Duration, name string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("killed after %v: %w", timeout, err)
+	}
+	return out.String(), errOut.String(), err
+}
+
+// startWorkerPool starts the Go SDK's boot program at path as a worker
+// pool, in a directory of its own, and waits until it listens on port
+// 50000. The test's cleanup kills it and the workers it started.
+func startWorkerPool(t *testing.T, path string) {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "pool.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(path, "--worker_pool")
+	cmd.Dir = t.TempDir()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = workerPoolProcAttr()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); logFile.Close() }()
+	t.Cleanup(func() {
+		killGroup(cmd.Process.Pid)
+		<-exited
+		if t.Failed() {
+			log, _ := os.ReadFile(logPath)
+			t.Logf("the worker pool's log:\n%s", log)
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", "localhost:50000", time.Second)
+		if err == nil {
+			conn.Close()
+			return
+		}
+		select {
+		case werr := <-exited:
+			exited <- werr
+			t.Fatalf("the worker pool exited before listening: %v", werr)
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker pool does not listen on port 50000 after 30 s: %v", err)
+		}
+	}
 }
 
 // goBuild builds pkg into out from the module at root.

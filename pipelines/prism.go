@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"errors"
 	"flag"
 	"slices"
 	"strings"
@@ -64,4 +65,19 @@ func withSafeStateExperiment() {
 		return
 	}
 	*jobopts.Experiments = strings.Join(append(exps, prismNoSplit), ",")
+}
+
+// errStoreNeedsLocalWorkers refuses the embedded store when the SDK workers
+// run in other processes.
+var errStoreNeedsLocalWorkers = errors.New("--store: the embedded store is a directory that one process at a time can open, and the workers of this run are other processes (" +
+	"--environment_type other than LOOPBACK, or a cluster runner): use --cassandra HOSTS, or --environment_type=LOOPBACK")
+
+// checkSinkForWorkers reports errStoreNeedsLocalWorkers for a run of cfg
+// into the embedded store whose workers are not in this process: they would
+// hold the store's lock, and the run's record could not be written.
+func checkSinkForWorkers(cfg Config) error {
+	if cfg.Store != "" && !workerInProcess() {
+		return errStoreNeedsLocalWorkers
+	}
+	return nil
 }

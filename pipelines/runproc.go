@@ -79,6 +79,14 @@ func processGone(rec RunRecord) bool {
 	return pidGone(rec.PID)
 }
 
+// OnOtherHost reports whether rec was recorded by a process on another
+// host than this one: whether that process still runs cannot be checked
+// from here.
+func (r RunRecord) OnOtherHost() bool {
+	host, _ := processIdentity()
+	return r.Host != "" && r.Host != host
+}
+
 // markGone turns rec, a run whose process is gone, into an interrupted run.
 func markGone(rec *RunRecord) {
 	rec.Status = RunInterrupted

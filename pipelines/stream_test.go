@@ -508,6 +508,8 @@ func TestStreamLateTweetRefiresMinute(t *testing.T) {
 	if got := frequencyCount(t, st, minute, "en"); got != 3 {
 		t.Errorf("after the drain, frequency %s/en = %d, want 3", minute, got)
 	}
+	// The minute's cell was written twice (2, then 3): one row.
+	checkRowsEqualTables(t, "stream", sum, dumpStore(t, store))
 }
 
 // TestStreamingMatchesKafkaRead checks Config.Streaming, which turns early

@@ -209,7 +209,9 @@ var stalePanes = beam.NewCounter(Namespace, "frequency_stale_panes")
 // the latest. Of a pane it lets through, it writes the cells whose counts
 // differ from the last ones it wrote (an on-time pane after an early pane
 // with nothing new writes nothing). The base count of a minute and
-// language, if any, is added to its count.
+// language, if any, is added to its count. It counts the frequency table's
+// rows written (see CountTableRows): a minute and language once, however
+// often its count is rewritten.
 type GrowingTotalFn struct {
 	// Last holds the counts written last, per window (encoded MinuteCounts).
 	Last state.Value[[]byte]
@@ -250,10 +252,14 @@ func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, 
 		return nil
 	}
 	var cells []schemas.Cell
+	var rows int64 // minutes and languages written for the first time
 	n := len(schemas.MinuteLayout)
 	for _, k := range sortedKeys(next.Counts) {
 		if c := next.Counts[k]; c != last.Counts[k] {
 			cells = append(cells, schemas.FrequencyRow{Minute: k[:n], Lang: k[n:], Count: c}.Cell())
+			if _, rewrite := last.Counts[k]; !rewrite {
+				rows++
+			}
 		}
 	}
 	if err := f.Last.Write(sp, encodeMinuteCounts(next)); err != nil {
@@ -261,6 +267,9 @@ func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, 
 	}
 	if len(cells) > 0 {
 		emit(cells)
+	}
+	if rows > 0 {
+		rowCounts[schemas.TableFrequency].Inc(ctx, rows)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -53,6 +54,12 @@ var (
 // however large the file.
 func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
 	s = s.Scope("archiveio.Read")
+	// A relative pattern names files from the directory of the process
+	// that builds the pipeline; workers in other processes (a worker
+	// pool, a cluster) run elsewhere.
+	if abs, err := filepath.Abs(pattern); err == nil {
+		pattern = abs
+	}
 	files := beam.ParDo(s, &expandFn{Pattern: pattern, Range: opts.Range}, beam.Impulse(s))
 	files = beam.Reshuffle(s, files)
 	return beam.ParDo(s, &readFn{Options: opts}, files)

@@ -55,8 +55,12 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 		t.Errorf("%s = %d, want %d", CounterRowsWritten, counters[CounterRowsWritten], len(cells))
 	}
 	for _, table := range schemas.Tables {
-		if got := counters[transforms.RowCounterName(table)]; got != int64(len(want[table])) {
-			t.Errorf("%s = %d, want %d", transforms.RowCounterName(table), got, len(want[table]))
+		n := int64(len(want[table]))
+		if table == schemas.TableFrequency {
+			n = 0 // counted by transforms.GrowingTotalFn, once per row however often it is rewritten
+		}
+		if got := counters[transforms.RowCounterName(table)]; got != n {
+			t.Errorf("%s = %d, want %d", transforms.RowCounterName(table), got, n)
 		}
 	}
 	if counters[CounterRetries] < minRetries || counters[CounterRequests] == 0 || counters[CounterBatches] == 0 {

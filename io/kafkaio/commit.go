@@ -52,7 +52,7 @@ func commitOffset(ctx context.Context, c *kafka.Client, cfg Config, partition in
 		return nil
 	}
 	what := fmt.Sprintf("committing offset %d of %s/%d to group %s", offset, cfg.Topic, partition, cfg.Group)
-	err := retry(ctx, min(cfg.withDefaults().RetryTimeout, 30*time.Second), what, func(ctx context.Context) error {
+	err := retry(ctx, cfg, min(cfg.withDefaults().RetryTimeout, 30*time.Second), what, func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		res, err := c.OffsetCommit(ctx, &kafka.OffsetCommitRequest{

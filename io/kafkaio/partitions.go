@@ -170,7 +170,7 @@ func listPartitions(ctx context.Context, c *kafka.Client, cfg Config) ([]int, er
 	// A topic that was just created may take a moment to appear in every
 	// broker's metadata; a missing topic is reported after a short wait.
 	missing := fmt.Errorf("topic %q does not exist on %v", cfg.Topic, cfg.Brokers)
-	err := retry(ctx, min(cfg.RetryTimeout, 5*time.Second), "listing partitions", func(ctx context.Context) error {
+	err := retry(ctx, cfg, min(cfg.RetryTimeout, 5*time.Second), "listing partitions", func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		md, err := c.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{cfg.Topic}})
@@ -212,7 +212,7 @@ func listOffsets(ctx context.Context, c *kafka.Client, cfg Config, ids []int, ts
 		reqs[i] = kafka.OffsetRequest{Partition: id, Timestamp: ts}
 	}
 	out := make(map[int]int64, len(ids))
-	err := retry(ctx, cfg.RetryTimeout, "listing offsets", func(ctx context.Context) error {
+	err := retry(ctx, cfg, cfg.RetryTimeout, "listing offsets", func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		res, err := c.ListOffsets(ctx, &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{cfg.Topic: reqs}})
@@ -248,7 +248,7 @@ func listOffsets(ctx context.Context, c *kafka.Client, cfg Config, ids []int, ts
 // groupOffsets returns the group's committed offsets (-1 where none).
 func groupOffsets(ctx context.Context, c *kafka.Client, cfg Config, ids []int) (map[int]int64, error) {
 	out := make(map[int]int64, len(ids))
-	err := retry(ctx, cfg.RetryTimeout, "fetching committed offsets of group "+cfg.Group, func(ctx context.Context) error {
+	err := retry(ctx, cfg, cfg.RetryTimeout, "fetching committed offsets of group "+cfg.Group, func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		res, err := c.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: cfg.Group, Topics: map[string][]int{cfg.Topic: ids}})

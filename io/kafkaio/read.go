@@ -2,6 +2,8 @@ package kafkaio
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"time"
@@ -225,11 +227,34 @@ func restrictionSize(rest offsetrange.Restriction) float64 {
 	return float64(max(rest.End-rest.Start, 0))
 }
 
+// drainCommitTimeout bounds the commit of a drained read: a drain does not
+// wait longer than this for a broker that is down or stalled.
+var drainCommitTimeout = 10 * time.Second
+
 // commit commits next as the group's offset of p's partition. A failed
-// commit is logged, not returned: it costs only records read again after
-// a restart.
+// commit is reported (on stderr too), not returned: it costs only records
+// read again after a restart. A drain cancels a commit that waits for the
+// broker and makes one more attempt, of at most drainCommitTimeout.
 func (r *reader) commit(ctx context.Context, p partitionRead, next int64) {
-	if err := commitOffset(ctx, r.client, r.cfg, p.Partition, next); err != nil {
+	err := errDrained
+	if !Drained(r.cfg.Drain) {
+		cctx, cancel := untilDrained(ctx, r.cfg.Drain)
+		err = commitOffset(cctx, r.client, r.cfg, p.Partition, next)
+		if err != nil && errors.Is(context.Cause(cctx), errDrained) {
+			err = errDrained
+		}
+		cancel()
+	}
+	when := ""
+	if errors.Is(err, errDrained) {
+		dctx, cancel := context.WithTimeout(ctx, drainCommitTimeout)
+		err = commitOffset(dctx, r.client, r.cfg, p.Partition, next)
+		cancel()
+		when = fmt.Sprintf(" within the drain's %v", drainCommitTimeout)
+	}
+	if err != nil {
 		log.Warnf(ctx, "kafkaio: offset not committed (the records after the last commit will be read again on restart): %v", err)
+		printWait("kafkaio: %s: offset %d not committed to group %s%s: %v; a run with --start group reads the records after the group's last committed offset again",
+			p.source(), next, r.cfg.Group, when, err)
 	}
 }

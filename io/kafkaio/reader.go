@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -18,6 +19,27 @@ import (
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
+
+// errDrained is the cause of a read's context cancelled by a drain.
+var errDrained = errors.New("kafkaio: drained")
+
+// untilDrained returns a context that is cancelled, with cause errDrained,
+// when the read named drain is drained (ctx itself if drain is empty).
+func untilDrained(ctx context.Context, drain string) (context.Context, func()) {
+	ch := drainChan(drain)
+	if ch == nil {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-ch:
+			cancel(errDrained)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
 
 // arenaSize is the size of the buffers record values are copied into: one
 // allocation per many records instead of one per record.
@@ -85,6 +107,10 @@ func (s *readState) end() int64 { return s.rt.GetRestriction().(offsetrange.Rest
 // done, a poll finds nothing new, until passes, or the read is drained.
 func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outcome, error) {
 	drain := drainChan(r.cfg.Drain)
+	// A drain cancels a fetch that waits for the broker (down or
+	// stalled): the drain does not wait for it.
+	ctx, cancel := untilDrained(ctx, r.cfg.Drain)
+	defer cancel()
 	for {
 		select {
 		case <-drain:
@@ -96,8 +122,16 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		if s.next >= s.end() {
 			return ended, nil
 		}
+		start := time.Now()
 		resp, err := r.fetch(ctx, s)
 		if err != nil {
+			if errors.Is(context.Cause(ctx), errDrained) {
+				if waited := time.Since(start); waited >= time.Second {
+					printWait("kafkaio: %s: drained while waiting %v for the Kafka broker %s (fetching at offset %d); stopped waiting",
+						s.source, roundWait(waited), strings.Join(r.cfg.Brokers, ","), s.next)
+				}
+				return drained, nil
+			}
 			return 0, err
 		}
 		if resp == nil {
@@ -134,7 +168,7 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 func (r *reader) fetch(ctx context.Context, s *readState) (*kafka.FetchResponse, error) {
 	var resp *kafka.FetchResponse
 	what := fmt.Sprintf("fetching %s at offset %d", s.source, s.next)
-	err := retry(ctx, r.cfg.RetryTimeout, what, func(ctx context.Context) error {
+	err := retry(ctx, r.cfg, r.cfg.RetryTimeout, what, func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, r.cfg.PollTimeout+requestTimeout)
 		defer cancel()
 		res, err := r.client.Fetch(ctx, &kafka.FetchRequest{

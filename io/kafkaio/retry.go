@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -48,14 +49,19 @@ func retryable(err error) bool {
 // retry calls op until it succeeds, fails with an error that is not
 // retryable, ctx ends or timeout passes, backing off exponentially between
 // attempts. onRetry, if not nil, is called with each error that is retried.
-func retry(ctx context.Context, timeout time.Duration, what string, op func(context.Context) error, onRetry func(error)) error {
+// While op has not succeeded for a while, a line on stderr says what it
+// waits for on cfg's brokers (see waitReporter).
+func retry(ctx context.Context, cfg Config, timeout time.Duration, what string, op func(context.Context) error, onRetry func(error)) error {
 	deadline := time.Now().Add(timeout)
 	backoff := minBackoff
+	w := startWaitReport(what, strings.Join(cfg.Brokers, ","), timeout)
+	defer w.stop()
 	for attempt := 1; ; attempt++ {
 		err := op(ctx)
 		if err == nil {
 			return nil
 		}
+		w.failed(err)
 		if !retryable(err) {
 			return fmt.Errorf("kafkaio: %s: %w", what, err)
 		}

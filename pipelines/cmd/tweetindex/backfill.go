@@ -178,7 +178,10 @@ func printUnfinished(w io.Writer, runs []pipelines.RunRecord) {
 			first = false
 		}
 		line := fmt.Sprintf("  %s  %-11s  [%s, %s)  %s", r.Started, r.Status, orOpen(r.From), orOpen(r.To), r.Source)
-		if r.Status == pipelines.RunRunning && r.PID > 0 {
+		switch {
+		case r.Status == pipelines.RunRunning && r.OnOtherHost():
+			line += fmt.Sprintf("  (running on %s, pid %d: cannot check from this host whether it still runs; backfill status on %s can)", r.Host, r.PID, r.Host)
+		case r.Status == pipelines.RunRunning && r.PID > 0:
 			line += fmt.Sprintf("  (pid %d on %s)", r.PID, r.Host)
 		}
 		if r.Error != "" {
