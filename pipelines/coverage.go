@@ -1,8 +1,6 @@
 package pipelines
 
 import (
-	"fmt"
-	"io"
 	"time"
 )
 
@@ -97,18 +95,6 @@ func statusOf(ranges []runRange, from, to time.Time) string {
 		}
 	}
 	return Missing
-}
-
-// PrintCoverage writes spans as an aligned table.
-func PrintCoverage(w io.Writer, spans []Span) {
-	fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", "from", "to", "status", "failed/unfinished runs")
-	for _, s := range spans {
-		failed := ""
-		if s.Failed > 0 {
-			failed = fmt.Sprint(s.Failed)
-		}
-		fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", s.From.UTC().Format(time.RFC3339), s.To.UTC().Format(time.RFC3339), s.Status, failed)
-	}
 }
 
 // RunsExtent returns the earliest start and the latest end of the ranges
