@@ -9,6 +9,7 @@ const (
 	Covered = "covered" // every instant is in the range of a succeeded run
 	Partial = "partial" // some of it is, or a run over it failed or never finished
 	Missing = "missing" // no run touched it
+	Empty   = "empty"   // only runs that read nothing (RunEmpty) touched it
 )
 
 // Span is a stretch of event time [From, To) with one coverage state.
@@ -31,6 +32,7 @@ func (r runRange) meets(from, to time.Time) bool {
 
 // CoverageOf cuts [from, to) into steps (an hour, a day) and says of each
 // whether the runs cover it; neighbouring steps of one state are merged.
+// A span that only runs which read nothing (RunEmpty) touched is Empty.
 // Runs without a range (an index run over whole files) are not counted:
 // what they covered is not recorded. A run still marked running counts as
 // not finished: it is running, or it died.
@@ -53,7 +55,7 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 		}
 		sp := Span{From: t, To: end, Status: statusOf(ranges, t, end)}
 		for _, r := range ranges {
-			if r.status != RunSucceeded && r.meets(t, end) {
+			if r.status != RunSucceeded && r.status != RunEmpty && r.meets(t, end) {
 				sp.Failed++
 			}
 		}
@@ -89,10 +91,17 @@ func statusOf(ranges []runRange, from, to time.Time) string {
 	if !reached.Before(to) {
 		return Covered
 	}
+	empty := false
 	for _, r := range ranges {
 		if r.meets(from, to) {
-			return Partial
+			if r.status != RunEmpty {
+				return Partial
+			}
+			empty = true
 		}
+	}
+	if empty {
+		return Empty
 	}
 	return Missing
 }

@@ -154,7 +154,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	if err != nil {
 		return withDetail(err, f.verbose)
 	}
-	sum.Print(os.Stdout)
+	printSummary(os.Stdout, sum)
 	if f.summary != "" {
 		if err := sum.WriteFile(f.summary); err != nil {
 			return err
