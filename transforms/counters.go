@@ -2,6 +2,8 @@ package transforms
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -26,27 +28,63 @@ const (
 )
 
 var (
-	readCount       = beam.NewCounter(Namespace, CounterRead)
-	indexedCount    = beam.NewCounter(Namespace, CounterIndexed)
-	duplicateCount  = beam.NewCounter(Namespace, CounterDuplicates)
-	skippedCount    = beam.NewCounter(Namespace, CounterSkipped)
-	deadLetterCount = beam.NewCounter(Namespace, CounterDeadLettered)
-	outOfRangeCount = beam.NewCounter(Namespace, CounterOutOfRange)
-	skippedByKind   = func() [schemas.NumSkipKinds]beam.Counter {
-		var c [schemas.NumSkipKinds]beam.Counter
+	readCount       = NewCounter(CounterRead)
+	indexedCount    = NewCounter(CounterIndexed)
+	duplicateCount  = NewCounter(CounterDuplicates)
+	skippedCount    = NewCounter(CounterSkipped)
+	deadLetterCount = NewCounter(CounterDeadLettered)
+	outOfRangeCount = NewCounter(CounterOutOfRange)
+	skippedByKind   = func() [schemas.NumSkipKinds]Counter {
+		var c [schemas.NumSkipKinds]Counter
 		for k := range c {
-			c[k] = beam.NewCounter(Namespace, SkippedCounterName(schemas.SkipKind(k)))
+			c[k] = NewCounter(SkippedCounterName(schemas.SkipKind(k)))
 		}
 		return c
 	}()
-	rowCounts = func() map[schemas.Table]beam.Counter {
-		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
+	rowCounts = func() map[schemas.Table]Counter {
+		m := make(map[schemas.Table]Counter, len(schemas.Tables))
 		for _, t := range schemas.Tables {
-			m[t] = beam.NewCounter(Namespace, RowCounterName(t))
+			m[t] = NewCounter(RowCounterName(t))
 		}
 		return m
 	}()
 )
+
+// Counter is a Beam counter of the project's namespace that also counts in
+// this process (LocalCounters), so that a process whose SDK workers run in
+// it can show the counts while the run goes: Beam's own are only read back
+// when the run ends.
+type Counter struct {
+	beam.Counter
+	local *atomic.Int64
+}
+
+// localCounters holds every Counter's process-local count by name.
+var localCounters sync.Map // name -> *atomic.Int64
+
+// NewCounter returns the counter called name in Namespace. Counters of one
+// name share their local count.
+func NewCounter(name string) Counter {
+	v, _ := localCounters.LoadOrStore(name, new(atomic.Int64))
+	return Counter{beam.NewCounter(Namespace, name), v.(*atomic.Int64)}
+}
+
+// Inc adds n to the counter.
+func (c Counter) Inc(ctx context.Context, n int64) {
+	c.Counter.Inc(ctx, n)
+	c.local.Add(n)
+}
+
+// LocalCounters returns the counts of every Counter in this process so far,
+// by name (they only grow).
+func LocalCounters() map[string]int64 {
+	m := map[string]int64{}
+	localCounters.Range(func(k, v any) bool {
+		m[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	return m
+}
 
 // SkippedCounterName returns the name of the counter of items skipped as
 // kind, e.g. "skipped_user". They add up to the "skipped" counter, less
