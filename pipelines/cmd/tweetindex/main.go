@@ -160,6 +160,11 @@ func isWorker(args []string) bool {
 	return false
 }
 
+// buildVersion, when set at link time (make build: -X
+// main.buildVersion=$(git describe --always --dirty)), names the build;
+// it stands in for the VCS stamp that -buildvcs=false leaves out.
+var buildVersion string
+
 // versionLine says which build this is: the module version, the VCS
 // revision and time it was built from, and the Go toolchain.
 func versionLine() string {
@@ -169,6 +174,9 @@ func versionLine() string {
 		return v
 	}
 	v = "tweetindex " + info.Main.Version
+	if buildVersion != "" {
+		v += " " + buildVersion
+	}
 	settings := map[string]string{}
 	for _, s := range info.Settings {
 		settings[s.Key] = s.Value
