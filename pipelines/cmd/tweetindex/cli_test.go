@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -144,5 +146,32 @@ func TestFlagsAfterTheQuestion(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "CREATE KEYSPACE IF NOT EXISTS ks") {
 			t.Errorf("%q: exit %d, stderr %q, stdout %.100q", args, code, errOut, out)
 		}
+	}
+}
+
+// TestBackfillStatusJSONLAndExitCode: backfill status --format jsonl writes
+// an object per span, and exits 3 while a span is missing, 0 when every
+// span of the range is covered.
+func TestBackfillStatusJSONLAndExitCode(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	hour := filepath.Join(root, "2026", "11", "01", "12")
+	if err := os.MkdirAll(hour, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTweets(t, filepath.Join(hour, "00.json"), 10)
+	store := filepath.Join(t.TempDir(), "store")
+	if code, _, errOut := runCLI(t, "backfill", "--root", root, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00", "--store", store, "--progress", "0"); code != 0 {
+		t.Fatalf("backfill: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T11:00", "--to", "2026-11-01T13:00", "--format", "jsonl")
+	want := `{"kind":"span","from":"2026-11-01T11:00:00Z","to":"2026-11-01T12:00:00Z","status":"missing","failed_runs":0}
+{"kind":"span","from":"2026-11-01T12:00:00Z","to":"2026-11-01T13:00:00Z","status":"covered","failed_runs":0}
+`
+	if code != exitIncomplete || out != want || errOut != "" {
+		t.Errorf("status with a missing hour: exit %d, stderr %q, stdout:\n%s\nwant exit %d and:\n%s", code, errOut, out, exitIncomplete, want)
+	}
+	if code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00"); code != 0 || !strings.Contains(out, "covered") {
+		t.Errorf("status of the covered hour: exit %d, stderr %q, stdout:\n%s\nwant exit 0", code, errOut, out)
 	}
 }
