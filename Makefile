@@ -9,8 +9,10 @@ BENCH_N ?= 100000
 
 all: build
 
+# The build's name for tweetindex version (the VCS stamp is missing under -buildvcs=false).
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
 build:
-	$(GO) build -o $(BIN) ./pipelines/cmd/tweetindex
+	$(GO) build -ldflags '-X main.buildVersion=$(VERSION)' -o $(BIN) ./pipelines/cmd/tweetindex
 
 ## run: index the committed sample into $(STORE) and print the summary.
 run: build

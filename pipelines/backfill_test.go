@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -284,4 +285,41 @@ func withoutTombstones(t *testing.T, dump string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestEmptyKafkaBackfillIsNotCovered: a Kafka backfill of a range in which
+// the topic holds no message fails with ErrEmptyRead and is recorded as
+// empty, so its range is reported empty, never covered.
+func TestEmptyKafkaBackfillIsNotCovered(t *testing.T) {
+	t.Parallel()
+	const topic = "quiet"
+	addr := kafkatest.StartBroker(t, map[string]int{topic: 2})
+	old := time.Date(2020, 1, 1, 12, 0, 0, 0, time.UTC)
+	kafkatest.ProduceMessages(t, addr, topic, 0, []kafka.Message{{Value: []byte(`{"id_str":"1","created_at":"Wed Jan 01 12:00:00 +0000 2020","text":"x"}`), Time: old}})
+	from := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
+	to := from.Add(time.Hour)
+	store := filepath.Join(t.TempDir(), "store")
+	cfg := Config{Store: store}
+	if err := (Backfill{Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic}, From: from, To: to}).Apply(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(context.Background(), cfg)
+	if !errors.Is(err, ErrEmptyRead) || sum.Read != 0 {
+		t.Fatalf("run: %v, read %d; want ErrEmptyRead after reading nothing", err, sum.Read)
+	}
+	tables, err := OpenTables(store, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tables.Close()
+	runs, err := ReadRunRecords(context.Background(), tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Status != RunEmpty {
+		t.Fatalf("run records %+v, want one empty", runs)
+	}
+	if spans := CoverageOf(runs, from, to, time.Hour); len(spans) != 1 || spans[0].Status != Empty {
+		t.Errorf("coverage %+v, want the hour empty", spans)
+	}
 }

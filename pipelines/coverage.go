@@ -1,8 +1,6 @@
 package pipelines
 
 import (
-	"fmt"
-	"io"
 	"time"
 )
 
@@ -11,6 +9,7 @@ const (
 	Covered = "covered" // every instant is in the range of a succeeded run
 	Partial = "partial" // some of it is, or a run over it failed or never finished
 	Missing = "missing" // no run touched it
+	Empty   = "empty"   // only runs that read nothing (RunEmpty) touched it
 )
 
 // Span is a stretch of event time [From, To) with one coverage state.
@@ -33,6 +32,7 @@ func (r runRange) meets(from, to time.Time) bool {
 
 // CoverageOf cuts [from, to) into steps (an hour, a day) and says of each
 // whether the runs cover it; neighbouring steps of one state are merged.
+// A span that only runs which read nothing (RunEmpty) touched is Empty.
 // Runs without a range (an index run over whole files) are not counted:
 // what they covered is not recorded. A run still marked running counts as
 // not finished: it is running, or it died.
@@ -55,7 +55,7 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 		}
 		sp := Span{From: t, To: end, Status: statusOf(ranges, t, end)}
 		for _, r := range ranges {
-			if r.status != RunSucceeded && r.meets(t, end) {
+			if r.status != RunSucceeded && r.status != RunEmpty && r.meets(t, end) {
 				sp.Failed++
 			}
 		}
@@ -91,24 +91,19 @@ func statusOf(ranges []runRange, from, to time.Time) string {
 	if !reached.Before(to) {
 		return Covered
 	}
+	empty := false
 	for _, r := range ranges {
 		if r.meets(from, to) {
-			return Partial
+			if r.status != RunEmpty {
+				return Partial
+			}
+			empty = true
 		}
+	}
+	if empty {
+		return Empty
 	}
 	return Missing
-}
-
-// PrintCoverage writes spans as an aligned table.
-func PrintCoverage(w io.Writer, spans []Span) {
-	fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", "from", "to", "status", "failed/unfinished runs")
-	for _, s := range spans {
-		failed := ""
-		if s.Failed > 0 {
-			failed = fmt.Sprint(s.Failed)
-		}
-		fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", s.From.UTC().Format(time.RFC3339), s.To.UTC().Format(time.RFC3339), s.Status, failed)
-	}
 }
 
 // RunsExtent returns the earliest start and the latest end of the ranges

@@ -31,6 +31,10 @@ func TestCoverageOf(t *testing.T) {
 			"[0,1) missing 0 | [1,3) covered 1 | [3,6) missing 0"},
 		{"steps of three hours", []RunRecord{run(0, 3, RunSucceeded)}, 3 * time.Hour,
 			"[0,3) covered 0 | [3,6) missing 0"},
+		{"a run that read nothing is empty, not covered", []RunRecord{run(1, 3, RunEmpty)}, time.Hour,
+			"[0,1) missing 0 | [1,3) empty 0 | [3,6) missing 0"},
+		{"an empty run beside a failed one is partial", []RunRecord{run(1, 3, RunEmpty), run(2, 4, RunFailed)}, time.Hour,
+			"[0,1) missing 0 | [1,2) empty 0 | [2,4) partial 1 | [4,6) missing 0"},
 		{"runs without a range do not count", []RunRecord{{Status: RunSucceeded}}, time.Hour, "[0,6) missing 0"},
 	}
 	for _, tc := range tests {

@@ -66,6 +66,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return nil
 	}
+	active0 := transforms.ActiveReading()
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -100,6 +101,27 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	sum := SummaryFromResult(result, elapsed)
 	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
+		if cfg.Streaming() {
+			// A stream's rate is over the time it read, not its idle waits.
+			sum.ActiveSeconds = (transforms.ActiveReading() - active0).Seconds()
+			if sum.ActiveSeconds > 0 {
+				sum.TweetsPerSec = float64(sum.Read) / sum.ActiveSeconds
+			}
+		}
+	}
+	if sum.Read == 0 && result != nil && (!cfg.From.IsZero() || !cfg.To.IsZero()) {
+		// A range read that found nothing (a wrong topic, a range before
+		// the topic's retention) must not count as covering its range.
+		rec.Status, rec.Summary = RunEmpty, &sum
+		rec.Error = "read nothing from " + cfg.Source()
+		if err := recordRun(ctx, rec); err != nil {
+			return sum, fmt.Errorf("recording the run: %w", err)
+		}
+		what := "the files"
+		if cfg.Kafka != nil {
+			what = fmt.Sprintf("Kafka topic %s between %s and %s (message times)", cfg.Kafka.Topic, cfg.Kafka.Start, cfg.Kafka.Stop)
+		}
+		return sum, fmt.Errorf("%w: read 0 items from %s; recorded as empty, not as covering its range (check the source and the range)", ErrEmptyRead, what)
 	}
 	rec.Status, rec.Summary = RunSucceeded, &sum
 	if err := recordRun(ctx, rec); err != nil {
@@ -107,6 +129,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	return sum, nil
 }
+
+// ErrEmptyRead is the error of a run over a time range that read nothing:
+// it is recorded as RunEmpty.
+var ErrEmptyRead = errors.New("empty read")
 
 // ErrInterrupted is the cause a caller gives (context.WithCancelCause) when
 // it stops a run from outside, e.g. on SIGINT or SIGTERM.
@@ -168,6 +194,7 @@ const (
 	RunSucceeded   = "succeeded"
 	RunFailed      = "failed"
 	RunInterrupted = "interrupted" // stopped by a signal, or its process found gone
+	RunEmpty       = "empty"       // a run over a time range that read nothing: it covers nothing
 )
 
 // RunRecord is the metadata row of one run, under "run/<start time>": the

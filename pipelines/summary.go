@@ -3,9 +3,7 @@ package pipelines
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -32,10 +30,16 @@ type Summary struct {
 	Collisions int64 `json:"collisions,omitempty"`
 	// Retracted counts stored versions of tweets removed: replaced by a
 	// version of the same id, or deleted by a compliance message.
-	Retracted    int64            `json:"retracted,omitempty"`
-	Rows         map[string]int64 `json:"rows"`
-	Seconds      float64          `json:"seconds"`
-	TweetsPerSec float64          `json:"tweets_per_second"`
+	Retracted int64            `json:"retracted,omitempty"`
+	Rows      map[string]int64 `json:"rows"`
+	Seconds   float64          `json:"seconds"`
+	// TweetsPerSec is Read over Seconds; for a stream whose workers run in
+	// this process, over ActiveSeconds.
+	TweetsPerSec float64 `json:"tweets_per_second"`
+	// ActiveSeconds is how long a stream was reading (gaps between reads
+	// count up to a second each): its idle waits left out. Only known
+	// when the workers run in this process.
+	ActiveSeconds float64 `json:"active_seconds,omitempty"`
 	// ReadSeconds is when, from the start of the run, the last item was
 	// read; the rest of Seconds is the run's tail (writing what was read,
 	// closing windows). Only known when the workers run in this process.
@@ -94,38 +98,6 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 // Reconciles reports whether every item read is accounted for.
 func (s Summary) Reconciles() bool {
 	return s.Read == s.Indexed+s.Duplicates+s.Skipped+s.DeadLettered
-}
-
-// Print writes the summary for people.
-func (s Summary) Print(w io.Writer) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
-	var why []string
-	if s.OutOfRange > 0 {
-		why = append(why, fmt.Sprintf("%d outside --from/--to", s.OutOfRange))
-	}
-	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
-		if n := s.SkippedBy[k.Name()]; n > 0 {
-			why = append(why, fmt.Sprintf("%d %s", n, k.Name()))
-		}
-	}
-	if len(why) > 0 {
-		fmt.Fprintf(&b, "  (skipped: %s)", strings.Join(why, ", "))
-	}
-	if !s.Reconciles() {
-		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)
-	}
-	if s.Collisions > 0 {
-		fmt.Fprintf(&b, "\n%d tweets share their row key with another (all stored: the raw cell is unique per tweet id)", s.Collisions)
-	}
-	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d, identity %d\n",
-		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"], s.Rows["identity"])
-	fmt.Fprintf(&b, "%.1f s, %.0f records/s", s.Seconds, s.TweetsPerSec)
-	if s.ReadSeconds > 0 {
-		fmt.Fprintf(&b, " (reading done after %.1f s, then %.1f s to finish)", s.ReadSeconds, s.TailSeconds())
-	}
-	b.WriteString("\n")
-	io.WriteString(w, b.String())
 }
 
 // WriteFile writes the summary as a JSON object to path.

@@ -2,6 +2,8 @@ package transforms
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -39,26 +41,26 @@ const (
 )
 
 var (
-	readCount        = beam.NewCounter(Namespace, CounterRead)
-	indexedCount     = beam.NewCounter(Namespace, CounterIndexed)
-	duplicateCount   = beam.NewCounter(Namespace, CounterDuplicates)
-	skippedCount     = beam.NewCounter(Namespace, CounterSkipped)
-	deadLetterCount  = beam.NewCounter(Namespace, CounterDeadLettered)
-	outOfRangeCount  = beam.NewCounter(Namespace, CounterOutOfRange)
-	collisionCount   = beam.NewCounter(Namespace, CounterCollisions)
-	rowsDeletedCount = beam.NewCounter(Namespace, CounterRowsDeleted)
-	retractedCount   = beam.NewCounter(Namespace, CounterRetracted)
-	skippedByKind    = func() [schemas.NumSkipKinds]beam.Counter {
-		var c [schemas.NumSkipKinds]beam.Counter
+	readCount        = NewCounter(CounterRead)
+	indexedCount     = NewCounter(CounterIndexed)
+	duplicateCount   = NewCounter(CounterDuplicates)
+	skippedCount     = NewCounter(CounterSkipped)
+	deadLetterCount  = NewCounter(CounterDeadLettered)
+	outOfRangeCount  = NewCounter(CounterOutOfRange)
+	collisionCount   = NewCounter(CounterCollisions)
+	rowsDeletedCount = NewCounter(CounterRowsDeleted)
+	retractedCount   = NewCounter(CounterRetracted)
+	skippedByKind    = func() [schemas.NumSkipKinds]Counter {
+		var c [schemas.NumSkipKinds]Counter
 		for k := range c {
-			c[k] = beam.NewCounter(Namespace, SkippedCounterName(schemas.SkipKind(k)))
+			c[k] = NewCounter(SkippedCounterName(schemas.SkipKind(k)))
 		}
 		return c
 	}()
-	rowCounts = func() map[schemas.Table]beam.Counter {
-		m := make(map[schemas.Table]beam.Counter, len(schemas.Tables))
+	rowCounts = func() map[schemas.Table]Counter {
+		m := make(map[schemas.Table]Counter, len(schemas.Tables))
 		for _, t := range schemas.Tables {
-			m[t] = beam.NewCounter(Namespace, RowCounterName(t))
+			m[t] = NewCounter(RowCounterName(t))
 		}
 		return m
 	}()
@@ -69,6 +71,43 @@ var (
 func countSkippedDeleted(ctx context.Context, n int64) {
 	skippedCount.Inc(ctx, n)
 	skippedByKind[schemas.SkipDeleted].Inc(ctx, n)
+}
+
+// Counter is a Beam counter of the project's namespace that also counts in
+// this process (LocalCounters), so that a process whose SDK workers run in
+// it can show the counts while the run goes: Beam's own are only read back
+// when the run ends.
+type Counter struct {
+	beam.Counter
+	local *atomic.Int64
+}
+
+// localCounters holds every Counter's process-local count by name.
+var localCounters sync.Map // name -> *atomic.Int64
+
+// NewCounter returns the counter called name in Namespace. Counters of one
+// name share their local count.
+func NewCounter(name string) Counter {
+	v, _ := localCounters.LoadOrStore(name, new(atomic.Int64))
+	return Counter{beam.NewCounter(Namespace, name), v.(*atomic.Int64)}
+}
+
+// Inc adds n to the counter.
+func (c Counter) Inc(ctx context.Context, n int64) {
+	c.Counter.Inc(ctx, n)
+	c.local.Add(n)
+}
+
+// LocalCounters returns the counts of every Counter in this process so far,
+// by name. (They only grow, but for indexed, which Identify moves
+// to skipped for a tweet an earlier run deleted.)
+func LocalCounters() map[string]int64 {
+	m := map[string]int64{}
+	localCounters.Range(func(k, v any) bool {
+		m[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	return m
 }
 
 // SkippedCounterName returns the name of the counter of items skipped as

@@ -169,14 +169,18 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	}
 
 	var out TweetBatch
-	for _, id := range b.Deletes {
-		out.Deletes = append(out.Deletes, id)
-		if sec, ok := SnowflakeSecond(id); ok {
-			day := BucketOf(sec)
-			if s, ok := ids.days[day][id]; !ok || !s.deleted {
-				remember(tp, day, id, seenTweet{deleted: true})
-			}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(b.Deletes))) {
+		sec, ok := SnowflakeSecond(id)
+		if !ok {
+			out.Deletes = append(out.Deletes, id) // not kept here: Identify knows
+			continue
 		}
+		day := BucketOf(sec)
+		if s, ok := ids.days[day][id]; ok && s.deleted {
+			continue // deleted already in this run
+		}
+		remember(tp, day, id, seenTweet{deleted: true})
+		out.Deletes = append(out.Deletes, id)
 	}
 
 	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy

@@ -60,9 +60,31 @@ func LastRead() time.Time {
 	return time.Time{}
 }
 
+// activeGap is the longest gap between two reads that counts as reading
+// time: a stream waiting for tweets longer than that is idle.
+const activeGap = time.Second
+
+// activeNanos adds up the gaps between reads, each up to activeGap.
+var activeNanos atomic.Int64
+
+// ActiveReading returns how long the SDK workers of this process have been
+// reading: the time between consecutive reads, each gap counted up to a
+// second, so that a stream's idle waits do not count.
+func ActiveReading() time.Duration { return time.Duration(activeNanos.Load()) }
+
 func addLocalRead(n int64) {
 	localRead.Add(n)
-	lastReadAt.Store(time.Now().UnixNano())
+	now := time.Now().UnixNano()
+	activeNanos.Add(activeSpan(lastReadAt.Swap(now), now))
+}
+
+// activeSpan is the reading time between a read at prev and one at now
+// (Unix nanoseconds; prev 0: none before): the gap, up to activeGap.
+func activeSpan(prev, now int64) int64 {
+	if prev == 0 {
+		return 0
+	}
+	return min(now-prev, int64(activeGap))
 }
 
 // LocalWritten returns the rows the sinks of this process have written so

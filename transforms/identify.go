@@ -67,6 +67,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		return b, nil
 	}
 	stored, err := x.Sink.Identities(ctx, ids)
+	if stored == nil {
+		stored = map[uint64]schemas.IdentityRow{}
+	}
 	if err != nil {
 		return b, fmt.Errorf("identify: %w", err)
 	}
@@ -75,7 +78,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			stored[id] = r
 		}
 	}
-	out := TweetBatch{Deletes: b.Deletes, Retracted: b.Retracted}
+	out := TweetBatch{Retracted: b.Retracted}
 	retract := func(id uint64, except schemas.RowKey) error {
 		r, ok := stored[id]
 		if !ok || r.Deleted || r.Key == except {
@@ -119,13 +122,18 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	if out.Replacements, err = keep(b.Replacements, false); err != nil {
 		return b, err
 	}
+	out.Deletes = nil
 	for _, id := range b.Deletes {
+		if r, ok := stored[id]; ok && r.Deleted {
+			continue // deleted already: the tombstone is there
+		}
 		if err := retract(id, schemas.RowKey{}); err != nil {
 			return b, err
 		}
 		stored[id] = schemas.IdentityRow{ID: id, Deleted: true}
 		x.bundle[id] = stored[id]
 		delete(x.tweets, id)
+		out.Deletes = append(out.Deletes, id)
 	}
 	if refused > 0 {
 		indexedCount.Inc(ctx, -refused)

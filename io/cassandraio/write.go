@@ -31,10 +31,10 @@ const (
 )
 
 var (
-	rowsWrittenCounter = beam.NewCounter(transforms.Namespace, CounterRowsWritten)
-	requestsCounter    = beam.NewCounter(transforms.Namespace, CounterRequests)
-	batchesCounter     = beam.NewCounter(transforms.Namespace, CounterBatches)
-	retriesCounter     = beam.NewCounter(transforms.Namespace, CounterRetries)
+	rowsWrittenCounter = transforms.NewCounter(CounterRowsWritten)
+	requestsCounter    = transforms.NewCounter(CounterRequests)
+	batchesCounter     = transforms.NewCounter(CounterBatches)
+	retriesCounter     = transforms.NewCounter(CounterRetries)
 )
 
 // Write writes every cell of cells (a PCollection of []schemas.Cell) to

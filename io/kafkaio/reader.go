@@ -141,6 +141,7 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		if err != nil {
 			return 0, err
 		}
+		notePosition(s)
 		if stop {
 			return out, nil
 		}

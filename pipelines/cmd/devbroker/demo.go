@@ -41,7 +41,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: devbroker demo [flags] FILE|DIR|GLOB... [-- more tweetindex index flags]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	inputs, extra := fs.Args(), []string(nil)
@@ -52,8 +52,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(inputs) == 0 {
-		fs.Usage()
-		return errors.New("demo: no input to replay")
+		return usageError{errors.New("demo: no input to replay (devbroker demo -h lists the flags)")}
 	}
 	// Signals are ours from here on: the first one drains, the second kills.
 	sigs := make(chan os.Signal, 2)

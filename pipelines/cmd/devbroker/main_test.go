@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -137,5 +138,49 @@ func TestProduceErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run %q = %v, want an error containing %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestUsageAndHelp: no arguments is a usage error (exit 2) that prints the
+// usage; -h on every command is help (exit 0); a wrong flag is a usage error.
+func TestUsageAndHelp(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), nil, io.Discard, &stderr)
+	if !errors.As(err, new(usageError)) || !strings.Contains(stderr.String(), "devbroker serve") {
+		t.Errorf("no arguments: %v, usage %q; want a usage error and the usage", err, stderr.String())
+	}
+	for _, args := range [][]string{{"-h"}, {"serve", "-h"}, {"produce", "-h"}, {"replay", "-h"}, {"demo", "-h"}} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err != nil && !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%q: %v, want help", args, err)
+		}
+	}
+	for _, args := range [][]string{{"serve", "-nope"}, {"bogus"}, {"serve", "extra"}, {"produce"}} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestAutoCreatesTopics: a producer that asks for a topic the broker does not
+// have gets it created (as kcat expects of Kafka's default), with -partitions
+// partitions.
+func TestAutoCreatesTopics(t *testing.T) {
+	addr, stop := startBroker(t, "-topic", "tweets", "-partitions", "2")
+	defer stop()
+	w := &kafka.Writer{Addr: kafka.TCP(addr), Topic: "fresh", AllowAutoTopicCreation: true, BatchTimeout: time.Millisecond}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var err error
+	for ctx.Err() == nil { // the first write may find the topic still being made
+		if err = w.WriteMessages(ctx, kafka.Message{Value: []byte(`{"n":1}`)}); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("produce to a new topic: %v", err)
+	}
+	if got := topicValues(t, addr, "fresh", 2); !slices.Equal(got, []string{`{"n":1}`}) {
+		t.Errorf("fresh holds %q", got)
 	}
 }

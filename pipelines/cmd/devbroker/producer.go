@@ -36,14 +36,14 @@ func parseProducerFlags(cmd, unit string, defaultRate float64, usage string, arg
 	fs.BoolVar(&f.loop, "loop", false, "start over after the last file, until interrupted")
 	fs.IntVar(&f.limit, "n", 0, "stop after this many "+unit+" (0: no limit)")
 	fs.BoolVar(&f.quiet, "q", false, "no progress lines")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() == 0 {
-		return nil, fmt.Errorf("%s: no input (usage: devbroker %s [flags] %s)", cmd, cmd, usage)
+		return nil, usageError{fmt.Errorf("%s: no input (usage: devbroker %s [flags] %s)", cmd, cmd, usage)}
 	}
 	if f.rate < 0 {
-		return nil, errors.New(cmd + ": -rate must not be negative")
+		return nil, usageError{errors.New(cmd + ": -rate must not be negative")}
 	}
 	f.inputs = fs.Args()
 	return f, nil

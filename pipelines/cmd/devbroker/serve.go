@@ -8,35 +8,32 @@ import (
 	"io"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 )
 
-var errHelp = flag.ErrHelp
-
 // serve runs a broker until ctx ends.
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("devbroker", flag.ContinueOnError)
+	fs := flag.NewFlagSet("devbroker serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:9092", "host:port to listen on and advertise (port 0: any free port)")
 	topics := fs.String("topic", "tweets", "topics to create, comma separated")
 	partitions := fs.Int("partitions", 4, "partitions of each topic")
 	data := fs.String("data", "", "directory to persist topics, records and committed offsets in (empty: memory only)")
+	autoCreate := fs.Bool("auto-create", true, "create a topic that does not exist when a client first asks for it, with -partitions partitions (as Kafka's auto.create.topics.enable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: devbroker [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR]")
-		fmt.Fprintln(stderr, "       devbroker produce [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILES...")
-		fmt.Fprintln(stderr, "       devbroker replay [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILE|DIR|GLOB...")
-		fmt.Fprintln(stderr, "       devbroker demo [-addr HOST:PORT] [-rate N] [-store DIR] FILE|DIR|GLOB... [-- tweetindex index flags]")
+		fmt.Fprintln(fs.Output(), "usage: devbroker serve [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR] [-auto-create=false]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return usageError{fmt.Errorf("unexpected arguments %q (devbroker serve takes only flags)", fs.Args())}
 	}
 	if *partitions < 1 {
-		return errors.New("-partitions must be at least 1")
+		return usageError{errors.New("-partitions must be at least 1")}
 	}
 	seed := map[string]int{}
 	for _, t := range strings.Split(*topics, ",") {
@@ -44,7 +41,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			seed[t] = *partitions
 		}
 	}
-	b, err := kafkatest.Start(seed, kafkatest.Options{Addr: *addr, DataDir: *data})
+	opts := kafkatest.Options{Addr: *addr, DataDir: *data}
+	if *autoCreate {
+		opts.Extra = []kfake.Opt{kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(*partitions)}
+	}
+	b, err := kafkatest.Start(seed, opts)
 	if err != nil {
 		return err
 	}

@@ -5,13 +5,15 @@
 // in memory, executes only the project's own statements, and forgets
 // everything when it stops (SIGINT or SIGTERM).
 //
-//	devcql [-addr 127.0.0.1:9042]
+//	devcql [-addr 127.0.0.1:9042] [-v]
 //
-// It prints its address on the first line of standard output.
+// It prints its address on the first line of standard output. -h prints the
+// flags (exit 0); a usage error exits 2, a failure 1.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,21 +26,43 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "devcql: %v\nRun 'devcql -h' for usage.\n", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "devcql:", err)
 		os.Exit(1)
 	}
 }
 
+// usageError is a mistake in the command line: exit 2.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
 // run serves until ctx ends.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("devcql", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", "127.0.0.1:9042", "address to listen on")
 	verbose := fs.Bool("v", false, "log rejected statements and connection errors")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "usage: devcql [-addr HOST:PORT] [-v]\n\ndevcql serves the project's in-memory CQL test server over the CQL native protocol.")
+			fs.PrintDefaults()
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q (devcql takes only flags)", fs.Arg(0))}
 	}
 	opts := cqlserver.Options{Addr: *addr}
 	if *verbose {

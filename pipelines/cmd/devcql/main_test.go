@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -31,5 +34,18 @@ func TestServesCQL(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUsage: -h is help, a wrong flag or an argument a usage error.
+func TestUsage(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, &out, io.Discard); !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "-addr") {
+		t.Errorf("-h: %v, %q; want help on stdout", err, out.String())
+	}
+	for _, args := range [][]string{{"-nope"}, {"extra"}} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
 	}
 }

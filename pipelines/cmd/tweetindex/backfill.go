@@ -1,9 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"errors"
-	"flag"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,26 +12,28 @@ import (
 	"github.com/tweetindex/tweetindex/pipelines"
 )
 
-const backfillUsage = `Usage:
-  tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS) [--margin D] [--dry-run] [Beam flags]
-  tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by hour|day]
+const backfillSynopsis = `tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS) [--margin D] [--dry-run] [Beam flags]
+tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day] [--format table|jsonl]`
 
-backfill indexes exactly the tweets created in [T1, T2). From an archive root
+const backfillAbout = `backfill indexes exactly the tweets created in [T1, T2). From an archive root
 it reads only the files (and tar or zip members) whose path can hold that
 range: the Twitter Stream Grab layouts YYYY/MM/DD/HH/MM.json.bz2 and daily
 tar files (twitter-stream-YYYY-MM-DD.tar), widened by --margin; files whose
 path names no time are not read. From Kafka it reads the messages with timestamps
 in the range widened by --margin. Re-running a range rewrites the same cells
 and counts. Each run is recorded in the metadata table; backfill status
-shows which ranges are covered, partial or missing.
+shows which ranges are covered, partial or missing.`
 
-`
+const backfillStatusAbout = `backfill status cuts the range into minutes, hours or days and says of each
+whether succeeded runs cover it (covered), cover part of it or a run over it
+failed or never finished (partial), or no run touched it (missing); then it
+lists the runs that did not succeed. Exit code 3 when any span is not
+covered or any run did not succeed (0 when all is covered), so a scheduler
+can alert; 1 when the tables cannot be read, 2 for a usage error.`
 
 func runBackfill(args []string) error {
-	if len(args) > 0 && args[0] == "status" {
-		return runBackfillStatus(args[1:])
-	}
-	fs := flag.CommandLine // Beam's own flags live here too.
+	c := newCommand("backfill", backfillSynopsis, backfillAbout)
+	fs := c.fs
 	root := fs.String("root", "", "archive root: a directory laid out by date (YYYY/MM/DD/HH/MM.json.bz2, or daily .tar files)")
 	var kafka kafkaFlags
 	kafka.register(fs)
@@ -43,49 +45,43 @@ func runBackfill(args []string) error {
 	to := fs.String("to", "", "end of the range, exclusive: required")
 	margin := fs.Duration("margin", pipelines.DefaultMargin, "also read files (or Kafka messages) stamped this long outside the range: tweets are filed by when they were collected, a little after they were created")
 	dryRun := fs.Bool("dry-run", false, "list the files the range selects, and stop")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), backfillUsage+"Flags (Beam's included):\n")
-		fs.PrintDefaults()
+	c.withBeam()
+	if i, _ := verbAt(fs, args); i >= 0 && args[i] == "status" {
+		return runBackfillStatus(without(args, i))
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := c.parse(args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
 	}
-	if err := sink.checkWrite(); err != nil {
-		return err
-	}
-	if err := run.check(); err != nil {
-		return err
+	if err := backfillFlags(&sink, &run, *margin); err != nil {
+		return asUsage(err)
 	}
 	b := pipelines.Backfill{Root: *root, Margin: *margin}
 	if *margin == 0 {
 		b.Margin = -1 // --margin 0 means none
 	}
-	var err error
 	if b.From, err = parseTime("from", *from); err != nil {
-		return err
+		return asUsage(err)
 	}
 	if b.To, err = parseTime("to", *to); err != nil {
-		return err
-	}
-	if *margin < 0 {
-		return fmt.Errorf("--margin must not be negative, got %s", *margin)
+		return asUsage(err)
 	}
 	if kafka.brokers != "" {
 		if kafka.start != "earliest" || kafka.stop != "" || kafka.commit {
-			return errors.New("backfill reads Kafka by the time range: leave out --start, --stop and --commit")
+			return usagef("backfill reads Kafka by the time range: leave out --start, --stop and --commit")
 		}
 		b.Kafka = kafka.config(drainName)
 	}
 	cfg := pipelines.Config{Store: sink.store, Cassandra: sink.cassandraConfig()}
 	if err := b.Apply(&cfg); err != nil {
-		return err
+		return asUsage(err)
 	}
 	run.apply(&cfg)
 	if err := cfg.Validate(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	rangeText := fmt.Sprintf("[%s, %s)", b.From.Format(time.RFC3339), b.To.Format(time.RFC3339))
 	var size pipelines.InputSize
@@ -114,32 +110,51 @@ func runBackfill(args []string) error {
 	return execute(cfg, run, size)
 }
 
+// backfillFlags checks the flags of backfill that need no parsing.
+func backfillFlags(sink *sinkFlags, run *runFlags, margin time.Duration) error {
+	if err := sink.checkWrite(); err != nil {
+		return err
+	}
+	if err := run.check(); err != nil {
+		return err
+	}
+	if margin < 0 {
+		return fmt.Errorf("--margin must not be negative, got %s", margin)
+	}
+	return nil
+}
+
 func runBackfillStatus(args []string) error {
-	fs := flag.NewFlagSet("backfill status", flag.ContinueOnError)
+	c := newCommand("backfill status", backfillSynopsis, backfillStatusAbout)
+	fs := c.fs
 	var sink sinkFlags
 	sink.register(fs, false)
 	from := fs.String("from", "", "start of the range to report (default: the earliest recorded run)")
 	to := fs.String("to", "", "end of the range to report (default: the latest recorded run)")
 	by := fs.String("by", "hour", "granularity: minute, hour or day")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), backfillUsage+"Flags of backfill status:\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	format := fs.String("format", "table", "output: table (for people) or jsonl (an object per span, then one per run that did not succeed)")
+	pos, err := c.parse(args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
 	}
 	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
 	step, ok := steps[*by]
 	if !ok {
-		return fmt.Errorf("--by %q: want minute, hour or day", *by)
+		return usagef("--by %q: want minute, hour or day", *by)
+	}
+	if *format != "table" && *format != "jsonl" {
+		return usagef("--format %q: want table or jsonl", *format)
 	}
 	t1, err := parseTime("from", *from)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	t2, err := parseTime("to", *to)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	tables, err := sink.open()
 	if err != nil {
@@ -158,10 +173,82 @@ func runBackfillStatus(args []string) error {
 		t2 = hi
 	}
 	if t1.IsZero() || t2.IsZero() || !t1.Before(t2) {
-		return errors.New("no run with a time range is recorded: pass --from and --to, or run tweetindex backfill first")
+		return exitError{exitIncomplete, "no run with a time range is recorded: pass --from and --to, or run tweetindex backfill first"}
 	}
-	pipelines.PrintCoverage(os.Stdout, pipelines.CoverageOf(runs, t1, t2, step))
-	printUnfinished(os.Stdout, runs)
+	spans := pipelines.CoverageOf(runs, t1, t2, step)
+	w := bufio.NewWriter(os.Stdout)
+	if *format == "jsonl" {
+		err = writeCoverageJSONL(w, spans, runs)
+	} else {
+		printCoverage(w, spans)
+		printUnfinished(w, runs)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if n := incomplete(spans, runs); n > 0 {
+		return exitError{code: exitIncomplete}
+	}
+	return nil
+}
+
+// incomplete counts the spans not covered and the runs that did not succeed.
+func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord) int {
+	n := 0
+	for _, s := range spans {
+		if s.Status != pipelines.Covered {
+			n++
+		}
+	}
+	for _, r := range runs {
+		if r.Status != pipelines.RunSucceeded {
+			n++
+		}
+	}
+	return n
+}
+
+// printCoverage writes spans as an aligned table.
+func printCoverage(w io.Writer, spans []pipelines.Span) {
+	fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", "from", "to", "status", "failed/unfinished runs")
+	for _, s := range spans {
+		failed := ""
+		if s.Failed > 0 {
+			failed = fmt.Sprint(s.Failed)
+		}
+		fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", s.From.UTC().Format(time.RFC3339), s.To.UTC().Format(time.RFC3339), s.Status, failed)
+	}
+}
+
+// writeCoverageJSONL writes an object per span ({"kind":"span",...}) and
+// one per run that did not succeed ({"kind":"run",...}).
+func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.RunRecord) error {
+	enc := json.NewEncoder(w)
+	for _, s := range spans {
+		if err := enc.Encode(struct {
+			Kind   string `json:"kind"`
+			From   string `json:"from"`
+			To     string `json:"to"`
+			Status string `json:"status"`
+			Failed int    `json:"failed_runs"`
+		}{"span", s.From.UTC().Format(time.RFC3339), s.To.UTC().Format(time.RFC3339), s.Status, s.Failed}); err != nil {
+			return err
+		}
+	}
+	for _, r := range runs {
+		if r.Status == pipelines.RunSucceeded {
+			continue
+		}
+		if err := enc.Encode(struct {
+			Kind string `json:"kind"`
+			pipelines.RunRecord
+		}{"run", r}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"os"
 
 	"github.com/tweetindex/tweetindex/pipelines"
@@ -11,20 +9,28 @@ import (
 )
 
 func runDump(args []string) error {
-	fs := flag.NewFlagSet("dump", flag.ContinueOnError)
+	c := newCommand("dump", "tweetindex dump (--store DIR | --cassandra HOSTS [--keyspace K]) --table raw|terms|frequency|geo|deadletter|meta",
+		"dump writes a table as JSON lines with decoded fields (README.md lists them).")
+	fs := c.fs
 	var sink sinkFlags
 	sink.register(fs, false)
-	table := fs.String("table", "", "table to dump: raw, terms, frequency, geo, deadletter or meta")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tweetindex dump (--store DIR | --cassandra HOSTS [--keyspace K]) --table raw|terms|frequency|geo|deadletter|meta\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	table := fs.String("table", "", "table to dump: raw, terms, frequency, geo, deadletter or meta (or the CQL table's name: raw_tweets, term_index, ...)")
+	pos, err := c.parse(args)
+	if err != nil {
 		return err
 	}
-	t, ok := schemas.TableByName(*table)
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	if *table == "" {
+		return usagef("no table: pass --table raw|terms|frequency|geo|deadletter|meta")
+	}
+	t, ok := tableByName(*table)
 	if !ok {
-		return fmt.Errorf("--table %q: want raw, terms, frequency, geo, deadletter or meta", *table)
+		return usagef("--table %q: want raw, terms, frequency, geo, deadletter or meta", *table)
+	}
+	if err := sink.check(); err != nil {
+		return asUsage(err)
 	}
 	tables, err := sink.open()
 	if err != nil {
@@ -33,4 +39,17 @@ func runDump(args []string) error {
 	defer tables.Close()
 	_, err = pipelines.Dump(context.Background(), tables, t, os.Stdout)
 	return err
+}
+
+// tableByName finds a table by its name in this project (raw, terms, ...)
+// or by its CQL table's name (raw_tweets, term_index, ...), which is what
+// a cqlsh user sees.
+func tableByName(name string) (schemas.Table, bool) {
+	if t, ok := schemas.TableByName(name); ok {
+		return t, true
+	}
+	if ct := schemas.CQLTableNamed(name); ct != nil {
+		return ct.Table, true
+	}
+	return 0, false
 }

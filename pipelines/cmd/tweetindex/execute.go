@@ -36,6 +36,7 @@ type runFlags struct {
 	verbose    bool
 	cpuprofile string
 	memprofile string
+	metrics    string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -48,6 +49,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
 }
 
 // check says, in one line, what is wrong with the run flags, before the
@@ -132,6 +134,13 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	if f.memprofile != "" {
 		defer startHeapProfile(f.memprofile)()
 	}
+	if f.metrics != "" {
+		stop, err := serveMetrics(f.metrics, os.Stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	stopWatch := func() {}
 	if f.watch > 0 {
 		tables, err := pipelines.OpenTables(cfg.Store, cfg.Cassandra, false)
@@ -154,7 +163,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	if err != nil {
 		return withDetail(err, f.verbose)
 	}
-	sum.Print(os.Stdout)
+	printSummary(os.Stdout, sum)
 	if f.summary != "" {
 		if err := sum.WriteFile(f.summary); err != nil {
 			return err

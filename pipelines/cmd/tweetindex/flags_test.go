@@ -9,8 +9,9 @@ import (
 )
 
 // TestRunFlagsCheckedBeforeStart: a --summary that cannot be written, a
-// negative --progress or --watch, and --ttl with --store are refused in one
-// line before anything runs (no store is made).
+// negative --progress or --watch, and --ttl with --store are refused as
+// usage errors (exit 2, one line and a pointer to --help) before anything
+// runs (no store is made).
 func TestRunFlagsCheckedBeforeStart(t *testing.T) {
 	dir := t.TempDir()
 	input := "../../../testdata/sample/v1-array.json"
@@ -32,9 +33,9 @@ func TestRunFlagsCheckedBeforeStart(t *testing.T) {
 		} {
 			c := startCLI(t, append(append(cmd, "--store", store), tt.args...)...)
 			code := c.wait(t, 30*time.Second)
-			stderr := strings.TrimSpace(c.stderr.String())
-			if code != 1 || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "\n") {
-				t.Errorf("%s %v: exit %d, stderr %q; want exit 1 and one line with %q", cmd[0], tt.args, code, stderr, tt.want)
+			lines := strings.Split(strings.TrimSpace(c.stderr.String()), "\n")
+			if code != 2 || !strings.Contains(lines[0], tt.want) || len(lines) != 2 || !strings.Contains(lines[1], "--help") {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 2, a line with %q and a pointer to --help", cmd[0], tt.args, code, lines, tt.want)
 			}
 			if _, err := os.Stat(store); err == nil {
 				t.Errorf("%s %v: made the store before refusing", cmd[0], tt.args)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 
@@ -9,8 +8,17 @@ import (
 	"github.com/tweetindex/tweetindex/pipelines"
 )
 
+const indexSynopsis = `tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [flags] [Beam flags]`
+
+const indexAbout = `index reads tweets from archived files (--input) or a Kafka topic (--kafka),
+deduplicates them by id and writes the raw, term, frequency and geotemporal
+tables, then prints a summary whose counts reconcile:
+read = indexed + duplicates + skipped + dead_lettered. Without --stop, a Kafka
+read is a stream: Ctrl-C or SIGTERM drains it.`
+
 func runIndex(args []string) error {
-	fs := flag.CommandLine // Beam's own flags live here too.
+	c := newCommand("index", indexSynopsis, indexAbout)
+	fs := c.fs
 	input := fs.String("input", "", "glob, file or directory of archived tweet files (.json, .jsonl, .gz, .bz2, .zst, .tar, .zip, tweets.js)")
 	var sink sinkFlags
 	sink.register(fs, true)
@@ -20,21 +28,19 @@ func runIndex(args []string) error {
 	run.register(fs)
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--summary FILE] [Beam flags]\n\nFlags (Beam's included):\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	c.withBeam()
+	pos, err := c.parse(args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (quote the --input glob so the shell does not expand it)", fs.Arg(0))
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q (quote the --input glob so the shell does not expand it)", pos[0])
 	}
 	if err := sink.checkWrite(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	if err := run.check(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	cfg := pipelines.Config{
 		Input:     *input,
@@ -43,15 +49,14 @@ func runIndex(args []string) error {
 		Cassandra: sink.cassandraConfig(),
 	}
 	run.apply(&cfg)
-	var err error
 	if cfg.From, err = parseTime("from", *from); err != nil {
-		return err
+		return asUsage(err)
 	}
 	if cfg.To, err = parseTime("to", *to); err != nil {
-		return err
+		return asUsage(err)
 	}
 	if err := cfg.Validate(); err != nil {
-		return err
+		return asUsage(err)
 	}
 	var size pipelines.InputSize
 	if cfg.Input != "" {

@@ -103,39 +103,34 @@ func runQuery(args []string) error { return queryMain(args, os.Stdout, os.Stderr
 // queryMain runs tweetindex query with args, writing the answer to
 // stdout and notes (page cursors, timings) to stderr.
 func queryMain(args []string, stdoutW, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stderr, queryHelp())
-		if len(args) == 0 {
-			return errors.New("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
+	qi := questionAt(args)
+	if qi < 0 || args[qi] == "help" {
+		if qi >= 0 || slices.ContainsFunc(args, isHelpFlag) {
+			fmt.Fprint(stdoutW, queryHelp())
+			return errHelpShown
 		}
-		return nil
+		return usagef("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
 	}
-	i := slices.IndexFunc(questionCommands, func(c questionCommand) bool { return c.name == args[0] })
+	i := slices.IndexFunc(questionCommands, func(c questionCommand) bool { return c.name == args[qi] })
 	if i < 0 {
-		return fmt.Errorf("unknown question %q (want count, count-geo, series, count-term, geo, tweets, terms, export, users or bench)", args[0])
+		return unknownQuestion(args[qi])
 	}
 	qc := questionCommands[i]
 	stdout := bufio.NewWriterSize(stdoutW, 64<<10)
 	defer stdout.Flush()
 	q := &queryCmd{stdout: stdout, stderr: stderr, engine: &query.Engine{}}
-	fs := flag.NewFlagSet("query "+qc.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	q.register(fs, qc)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s\n  %s\n\n", qc.name, qc.usage, qc.summary)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	c := newCommand("query "+qc.name, fmt.Sprintf("tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s", qc.name, qc.usage), qc.summary)
+	c.stdout = stdoutW
+	q.register(c.fs, qc)
+	pos, err := c.parse(without(args, qi))
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags go before nothing else)", fs.Arg(0))
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
 	}
 	if err := q.resolveFlags(qc); err != nil {
-		return err
+		return asUsage(err)
 	}
 	r, closer, err := openReader(&q.sink)
 	if err != nil {

@@ -191,7 +191,8 @@ func TestSIGTERMDrainsStream(t *testing.T) {
 
 // TestKilledRunIsInterrupted: a run killed with SIGKILL leaves its record
 // running; reading the records reports it interrupted (its process is
-// gone), backfill status lists it so, and the next run records it so.
+// gone), backfill status lists it so (and exits 3: not covered), and the
+// next run records it so.
 func TestKilledRunIsInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	hour := filepath.Join(dir, "2026", "11", "01", "12")
@@ -213,8 +214,8 @@ func TestKilledRunIsInterrupted(t *testing.T) {
 		t.Fatalf("run records %+v, want one interrupted whose process is gone", runs)
 	}
 	status := startCLI(t, "backfill", "status", "--store", store)
-	if code := status.wait(t, 30*time.Second); code != 0 || !strings.Contains(status.stdout.String(), "interrupted") {
-		t.Errorf("backfill status exit %d:\n%s%s\nwant the run listed as interrupted", code, status.stdout, status.stderr)
+	if code := status.wait(t, 30*time.Second); code != exitIncomplete || !strings.Contains(status.stdout.String(), "interrupted") {
+		t.Errorf("backfill status exit %d:\n%s%s\nwant exit %d and the run listed as interrupted", code, status.stdout, status.stderr, exitIncomplete)
 	}
 
 	writeTweets(t, filepath.Join(dir, "small.jsonl"), 10)

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCLI runs tweetindex args in a child process and returns its exit code,
+// stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	c := startCLI(t, args...)
+	code := c.wait(t, 60*time.Second)
+	return code, c.stdout.String(), c.stderr.String()
+}
+
+// TestHelpExitsZero: every command's --help (and help COMMAND) prints its
+// usage on stdout and exits 0, our flags first and Beam's only named (listed
+// by --help-beam); the top-level help lists the commands.
+func TestHelpExitsZero(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want []string // in this order
+		not  []string
+	}{
+		{[]string{"--help"}, []string{"Commands:", "index ", "backfill ", "query ", "dump ", "schema ", "version "}, []string{"--worker_binary"}},
+		{[]string{"-h"}, []string{"Commands:"}, nil},
+		{[]string{"help"}, []string{"Commands:"}, nil},
+		{[]string{"help", "index"}, []string{"tweetindex index", "Flags:", "--input", "--store", "Beam flags", "--help-beam"}, []string{"--worker_binary", "--dry_run"}},
+		{[]string{"index", "--help"}, []string{"tweetindex index", "Flags:", "--input", "Beam flags"}, []string{"--worker_binary"}},
+		{[]string{"index", "--help-beam"}, []string{"Beam flags of tweetindex index", "--runner", "--worker_binary"}, []string{"--input"}},
+		{[]string{"backfill", "--help"}, []string{"tweetindex backfill", "--dry-run", "--root", "Beam flags"}, []string{"--dry_run"}},
+		{[]string{"backfill", "status", "--help"}, []string{"backfill status", "Exit code 3", "--format"}, nil},
+		{[]string{"help", "backfill"}, []string{"tweetindex backfill"}, nil},
+		{[]string{"dump", "--help"}, []string{"tweetindex dump", "--table"}, nil},
+		{[]string{"schema", "--help"}, []string{"tweetindex schema print", "--replication"}, nil},
+		{[]string{"query", "--help"}, []string{"Questions:", "count", "series"}, nil},
+		{[]string{"query", "help"}, []string{"Questions:"}, nil},
+		{[]string{"query", "geo", "-h"}, []string{"tweetindex query geo", "--bbox"}, nil},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != 0 || errOut != "" {
+			t.Errorf("%q: exit %d, stderr %q; want exit 0 and nothing on stderr", tc.args, code, errOut)
+			continue
+		}
+		at := 0
+		for _, w := range tc.want {
+			i := strings.Index(out[at:], w)
+			if i < 0 {
+				t.Errorf("%q: %q missing (or out of order) in:\n%s", tc.args, w, out)
+				break
+			}
+			at += i + len(w)
+		}
+		for _, n := range tc.not {
+			if strings.Contains(out, n) {
+				t.Errorf("%q: help shows %q:\n%s", tc.args, n, out)
+			}
+		}
+	}
+}
+
+// TestVersion: --version and version print one line naming the Go toolchain.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, _ := runCLI(t, args...)
+		if code != 0 || !regexp.MustCompile(`^tweetindex .*go1\.\d+.* \w+/\w+\n$`).MatchString(out) {
+			t.Errorf("%q: exit %d, %q; want one line with the version", args, code, out)
+		}
+	}
+}
+
+// TestUsageErrors: a wrong command line exits 2 with a short message whose
+// first line says what is wrong and whose last points at --help; nothing runs.
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"indx"}, `unknown command "indx" (want index, backfill, query, dump, schema or version); did you mean index?`},
+		{[]string{"help", "nope"}, `unknown command "nope"`},
+		{[]string{"--store", dir}, "name a command first"},
+		{[]string{"index", "--dry-run"}, "unknown flag --dry-run; did you mean --dry_run (a Beam flag: Dry run)?"},
+		{[]string{"index", "--inptu", "x"}, "unknown flag --inptu; did you mean --input?"},
+		{[]string{"backfill", "--root", dir, "--from", "2026-11-01", "--to", "2026-11-02", "--store", dir, "--dry_run"}, "--dry_run is a Beam flag (Dry run); did you mean --dry-run?"},
+		{[]string{"index", "--input", "a", "--input", "b", "--store", dir}, `--input given twice ("a", then "b"): give it once`},
+		{[]string{"index", "--input", "a", "b", "--store", dir}, `unexpected argument "b" (quote the --input glob`},
+		{[]string{"index", "--store", dir}, "no input: pass --input"},
+		{[]string{"index", "--input", "a", "--store", dir, "--shards", "x"}, `invalid value "x" for flag --shards`},
+		{[]string{"query"}, "name a question"},
+		{[]string{"query", "cout", "--store", dir}, "did you mean count?"},
+		{[]string{"query", "--store", dir, "count", "--from", "yesterday"}, `--from "yesterday"`},
+		{[]string{"query", "count", "--store", dir, "--store", dir}, "--store given twice"},
+		{[]string{"dump", "--store", dir}, "no table: pass --table"},
+		{[]string{"dump", "--store", dir, "--table", "nope"}, `--table "nope"`},
+		{[]string{"schema"}, "want 'schema print' or 'schema apply'"},
+		{[]string{"schema", "print", "--replication", "x"}, "--replication"},
+		{[]string{"backfill", "status", "--store", dir, "--by", "week"}, `--by "week"`},
+		{[]string{"backfill", "status", "--store", dir, "--format", "xml"}, `--format "xml"`},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runCLI(t, tc.args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errOut, tc.want)
+			continue
+		}
+		if len(tc.args) > 0 && (len(lines) != 2 || !strings.Contains(lines[1], "--help")) {
+			t.Errorf("%q: stderr %q; want a line and a pointer to --help", tc.args, lines)
+		}
+	}
+}
+
+// TestFlagsAfterTheQuestion: flags may come before or after the question
+// (and before or after a subcommand's verb), with the same answer.
+func TestFlagsAfterTheQuestion(t *testing.T) {
+	store, _ := indexedSample(t) // open in this process: asked in process
+	var answers []string
+	for _, args := range [][]string{
+		{"count", "--store", store, "--format", "csv"},
+		{"--store", store, "count", "--format", "csv"},
+		{"--store", store, "--format", "csv", "count"},
+		{"--format=csv", "--store", store, "--", "count"},
+	} {
+		answers = append(answers, first(ask(t, args...)))
+	}
+	for i, a := range answers {
+		if a != answers[0] || !strings.HasPrefix(a, "tweets\n") {
+			t.Errorf("answer %d: %q, the first %q", i, a, answers[0])
+		}
+	}
+	for _, args := range [][]string{
+		{"schema", "--keyspace", "ks", "print"},
+		{"schema", "print", "--keyspace", "ks"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 || !strings.Contains(out, "CREATE KEYSPACE IF NOT EXISTS ks") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %.100q", args, code, errOut, out)
+		}
+	}
+}
+
+// TestBackfillStatusJSONLAndExitCode: backfill status --format jsonl writes
+// an object per span, and exits 3 while a span is missing, 0 when every
+// span of the range is covered.
+func TestBackfillStatusJSONLAndExitCode(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	hour := filepath.Join(root, "2026", "11", "01", "12")
+	if err := os.MkdirAll(hour, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTweets(t, filepath.Join(hour, "00.json"), 10)
+	store := filepath.Join(t.TempDir(), "store")
+	if code, _, errOut := runCLI(t, "backfill", "--root", root, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00", "--store", store, "--progress", "0"); code != 0 {
+		t.Fatalf("backfill: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T11:00", "--to", "2026-11-01T13:00", "--format", "jsonl")
+	want := `{"kind":"span","from":"2026-11-01T11:00:00Z","to":"2026-11-01T12:00:00Z","status":"missing","failed_runs":0}
+{"kind":"span","from":"2026-11-01T12:00:00Z","to":"2026-11-01T13:00:00Z","status":"covered","failed_runs":0}
+`
+	if code != exitIncomplete || out != want || errOut != "" {
+		t.Errorf("status with a missing hour: exit %d, stderr %q, stdout:\n%s\nwant exit %d and:\n%s", code, errOut, out, exitIncomplete, want)
+	}
+	if code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00"); code != 0 || !strings.Contains(out, "covered") {
+		t.Errorf("status of the covered hour: exit %d, stderr %q, stdout:\n%s\nwant exit 0", code, errOut, out)
+	}
+}

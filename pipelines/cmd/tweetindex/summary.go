@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// printSummary writes a run's summary for people: the counts, which
+// reconcile, the rows written per table and the rate.
+func printSummary(w io.Writer, s pipelines.Summary) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
+	var why []string
+	if s.OutOfRange > 0 {
+		why = append(why, fmt.Sprintf("%d outside --from/--to", s.OutOfRange))
+	}
+	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
+		if n := s.SkippedBy[k.Name()]; n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", n, k.Name()))
+		}
+	}
+	if len(why) > 0 {
+		fmt.Fprintf(&b, "  (skipped: %s)", strings.Join(why, ", "))
+	}
+	if !s.Reconciles() {
+		fmt.Fprintf(&b, "  (DOES NOT RECONCILE: %d unaccounted)", s.Read-s.Indexed-s.Duplicates-s.Skipped-s.DeadLettered)
+	}
+	if s.Collisions > 0 {
+		fmt.Fprintf(&b, "\n%d tweets share their row key with another (all stored: the raw cell is unique per tweet id)", s.Collisions)
+	}
+	if s.Retracted > 0 {
+		fmt.Fprintf(&b, "\n%d stored versions removed (replaced by another version of the tweet, or deleted by a compliance message)", s.Retracted)
+	}
+	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d, identity %d\n",
+		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"], s.Rows["identity"])
+	if s.ActiveSeconds > 0 {
+		fmt.Fprintf(&b, "%.1f s, %.0f records/s while reading (%.1f s of reading; idle waits left out)", s.Seconds, s.TweetsPerSec, s.ActiveSeconds)
+	} else {
+		fmt.Fprintf(&b, "%.1f s, %.0f records/s", s.Seconds, s.TweetsPerSec)
+		if s.ReadSeconds > 0 {
+			fmt.Fprintf(&b, " (reading done after %.1f s, then %.1f s to finish)", s.ReadSeconds, s.TailSeconds())
+		}
+	}
+	b.WriteString("\n")
+	io.WriteString(w, b.String())
+}
