@@ -11,9 +11,10 @@ import (
 )
 
 // Filter restricts a question to the tweets created in [From, To) and, if
-// Lang is set, to one language. Times are whole minutes (the frequency
-// table's grain): From is rounded down and To up. A zero bound is the
-// start or end of the data.
+// Lang is set, to one language. Bounds are exact to the second (the row
+// key's grain; sub-second parts are dropped): counts add the frequency
+// table's whole minutes and the raw rows of the partial minutes at the
+// edges. A zero bound is the start or end of the data.
 type Filter struct {
 	From, To time.Time
 	Lang     string
@@ -36,13 +37,13 @@ type Engine struct {
 // NewEngine returns an engine over r.
 func NewEngine(r Reader) *Engine { return &Engine{R: r} }
 
-// span is a resolved filter: [from, to) in Unix seconds on whole minutes.
+// span is a resolved filter: [from, to) in Unix seconds.
 type span struct {
 	from, to int64
 	lang     string
 }
 
-// resolve rounds f to minutes and fills open bounds from the data's extent.
+// resolve fills open bounds from the data's extent.
 func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 	if f.From.IsZero() || f.To.IsZero() {
 		from, to, err := e.Extent(ctx)
@@ -56,7 +57,7 @@ func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 			f.To = to
 		}
 	}
-	s := span{from: floorMinute(f.From.Unix()), to: -floorMinute(-f.To.Unix()), lang: f.Lang}
+	s := span{from: f.From.Unix(), to: f.To.Unix(), lang: f.Lang}
 	if s.to < s.from {
 		s.to = s.from
 	}
@@ -64,6 +65,8 @@ func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 }
 
 func floorMinute(sec int64) int64 { return sec - floorMod(sec, 60) }
+
+func ceilMinute(sec int64) int64 { return -floorMinute(-sec) }
 
 // Extent returns the minutes the tables hold tweets of, [first, last+1
 // minute), from the frequency table. Both are zero for empty tables.

@@ -58,8 +58,8 @@ const queryUsage = `Usage: tweetindex query QUESTION (--store DIR | --cassandra 
 
 Questions:
 %s
-Every question takes --from/--to (a range [T1, T2) in whole minutes; default:
-all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
+Every question takes --from/--to (a range [T1, T2), exact to the second;
+default: all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
 (minLon > maxLon crosses the antimeridian). Retrievals come in row key (time)
 order; with --limit N the last line on stderr gives the --cursor of the next
 page. Counts come from the indexes, never from the raw tweets.
@@ -170,7 +170,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 
 func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	q.sink.register(fs, false)
-	fs.StringVar(&q.from, "from", "", "the range's start (RFC 3339 or a UTC date; default: the data's first minute)")
+	fs.StringVar(&q.from, "from", "", "the range's start, to the second (RFC 3339, 2006-01-02T15:04:05 in UTC, or a UTC date; default: the data's first minute)")
 	fs.StringVar(&q.to, "to", "", "the range's end, exclusive (default: after the data's last minute)")
 	fs.StringVar(&q.lang, "lang", "", "only tweets of this language (as the tweet's lang: en, ja, und, ...)")
 	format := "table"
@@ -295,6 +295,7 @@ func (q *queryCmd) countTerm(ctx context.Context) error {
 	if q.term == "" {
 		return errors.New("--term is required")
 	}
+	q.hintEmptyTerms([]string{q.term})
 	n, err := q.engine.CountTerm(ctx, q.filter, q.term, q.field)
 	if err != nil {
 		return err
@@ -362,9 +363,18 @@ func (q *queryCmd) terms(ctx context.Context) error {
 	if set != 1 || len(terms) == 0 {
 		return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
 	}
+	q.hintEmptyTerms(terms)
 	return q.retrieve(func(emit func(query.Hit) error) error {
 		return q.engine.Terms(ctx, q.filter, terms, op, q.field, q.page, emit)
 	})
+}
+
+// hintEmptyTerms says on stderr which terms tokenize to nothing, and so
+// match no tweet.
+func (q *queryCmd) hintEmptyTerms(terms []string) {
+	for _, t := range query.EmptyTerms(terms, q.field) {
+		fmt.Fprintf(q.stderr, "note: --term %q holds no term as the index tokenizes (one letter, punctuation, a URL): it matches no tweet\n", t)
+	}
 }
 
 func splitTerms(s string) []string {
