@@ -15,9 +15,15 @@ import (
 // key's grain; sub-second parts are dropped): counts add the frequency
 // table's whole minutes and the raw rows of the partial minutes at the
 // edges. A zero bound is the start or end of the data.
+//
+// PlaceCentres is for geo questions: by default they count and retrieve
+// the tweets with exact coordinates only; with PlaceCentres, also those
+// located by the centre of their place's bounding box (and the rows of a
+// geo table written before the kind of point was recorded).
 type Filter struct {
-	From, To time.Time
-	Lang     string
+	From, To     time.Time
+	Lang         string
+	PlaceCentres bool
 }
 
 // Engine answers questions from the indexes of one sink.
@@ -41,6 +47,7 @@ func NewEngine(r Reader) *Engine { return &Engine{R: r} }
 type span struct {
 	from, to int64
 	lang     string
+	centres  bool
 }
 
 // resolve fills open bounds from the data's extent.
@@ -57,7 +64,7 @@ func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 			f.To = to
 		}
 	}
-	s := span{from: f.From.Unix(), to: f.To.Unix(), lang: f.Lang}
+	s := span{from: f.From.Unix(), to: f.To.Unix(), lang: f.Lang, centres: f.PlaceCentres}
 	if s.to < s.from {
 		s.to = s.from
 	}

@@ -100,6 +100,29 @@ func TestExactAnswersMatchScan(t *testing.T) {
 		}
 	}
 
+	// Exact points and place centres: the geo table's kind of point
+	// against the scan's reading of each tweet.
+	world := &query.Box{MinLon: -180, MinLat: -90, MaxLon: 180, MaxLat: 90}
+	var geoCounts [2]int64
+	for i, centres := range []bool{false, true} {
+		f := query.Filter{PlaceCentres: centres}
+		got, err := e.CountGeo(ctx, f, world)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := sc.Geo(ctx, f, world)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != int64(len(want)) {
+			t.Errorf("world, place centres %v: CountGeo %d, scan %d", centres, got, len(want))
+		}
+		geoCounts[i] = got
+	}
+	if geoCounts[0] == 0 || geoCounts[1] <= geoCounts[0] {
+		t.Errorf("exact points %d, with place centres %d: want some of each", geoCounts[0], geoCounts[1])
+	}
+
 	// Boxes of ±1e-6 degrees around the exact coordinates of the edge
 	// points (written by the test, so the coordinates are known).
 	for _, p := range edgePoints {

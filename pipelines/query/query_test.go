@@ -315,24 +315,32 @@ func answers(t *testing.T, ctx context.Context, r query.Reader, q questions, byS
 			put(p+"3 series by lang", v, err)
 		}
 		for bi, b := range q.boxes {
-			var keys []string
-			var err error
-			if byScan {
-				var hits []query.GeoHit
-				hits, err = sc.Geo(ctx, f, b)
-				keys = geoKeys(hits)
-			} else {
-				keys, err = collect(func(emit func(query.Hit) error) error { return e.Geo(ctx, f, b, query.Page{}, emit) })
-				var n int64
-				n, err2 := e.CountGeo(ctx, f, b)
-				if err2 != nil {
-					t.Fatal(err2)
+			for _, centres := range []bool{false, true} {
+				f := f
+				f.PlaceCentres = centres
+				name := fmt.Sprintf("%s2,5 geo box %d", p, bi)
+				if centres {
+					name += " with place centres"
 				}
-				if int(n) != len(keys) {
-					t.Errorf("%s box %v: CountGeo %d, Geo retrieved %d", p, b, n, len(keys))
+				var keys []string
+				var err error
+				if byScan {
+					var hits []query.GeoHit
+					hits, err = sc.Geo(ctx, f, b)
+					keys = geoKeys(hits)
+				} else {
+					keys, err = collect(func(emit func(query.Hit) error) error { return e.Geo(ctx, f, b, query.Page{}, emit) })
+					var n int64
+					n, err2 := e.CountGeo(ctx, f, b)
+					if err2 != nil {
+						t.Fatal(err2)
+					}
+					if int(n) != len(keys) {
+						t.Errorf("%s box %v: CountGeo %d, Geo retrieved %d", p, b, n, len(keys))
+					}
 				}
+				put(name, keys, err)
 			}
-			put(fmt.Sprintf("%s2,5 geo box %d", p, bi), keys, err)
 		}
 		for _, tf := range q.terms {
 			var keys []string
@@ -494,7 +502,7 @@ func TestPagesResume(t *testing.T) {
 			return e.Terms(ctx, f, []string{"rt"}, query.Or, "text", p, emit)
 		},
 		"geo": func(p query.Page, emit func(query.Hit) error) error {
-			return e.Geo(ctx, query.Filter{}, world, p, emit)
+			return e.Geo(ctx, query.Filter{PlaceCentres: true}, world, p, emit)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

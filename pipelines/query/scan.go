@@ -132,7 +132,7 @@ func (sc Scanner) Terms(ctx context.Context, f Filter, terms []string, op Op, fi
 func (sc Scanner) Geo(ctx context.Context, f Filter, box *Box) ([]GeoHit, error) {
 	var hits []GeoHit
 	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
-		if !t.HasPoint || (box != nil && !box.Contains(t.Lat, t.Lon)) {
+		if !t.HasPoint || (t.PlaceCentre && !f.PlaceCentres) || (box != nil && !box.Contains(t.Lat, t.Lon)) {
 			return nil
 		}
 		hits = append(hits, GeoHit{Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon)})

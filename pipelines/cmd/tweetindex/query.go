@@ -83,6 +83,7 @@ type queryCmd struct {
 	term, and, or  string
 	field          string
 	limit          int
+	exact, places  bool
 	cursor         string
 	repeat         int
 	seed           uint64
@@ -181,6 +182,10 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.flags&withBox != 0 {
 		fs.StringVar(&q.bbox, "bbox", "", "bounding box minLon,minLat,maxLon,maxLat in degrees")
 	}
+	if qc.flags&withBox != 0 {
+		fs.BoolVar(&q.exact, "exact", true, "only tweets with exact coordinates (--exact=false is --places)")
+		fs.BoolVar(&q.places, "places", false, "also tweets located only by their place's centre (and geo rows indexed before the kind of point was recorded)")
+	}
 	if qc.flags&withBox != 0 || qc.name == "bench" {
 		fs.IntVar(&q.engine.Budget, "ranges", 0, "cover a box with at most this many geohash ranges (default 32 on a store, 8 on Cassandra)")
 		fs.IntVar(&q.engine.Parallel, "parallel", 0, "concurrent range reads of a box search (default 8 on a store, 32 on Cassandra)")
@@ -219,6 +224,7 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		return fmt.Errorf("--from %s is not before --to %s", q.from, q.to)
 	}
 	q.filter.Lang = q.lang
+	q.filter.PlaceCentres = q.places || (qc.flags&withBox != 0 && !q.exact)
 	if q.bbox != "" {
 		b, err := query.ParseBox(q.bbox)
 		if err != nil {
