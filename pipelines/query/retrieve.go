@@ -85,12 +85,10 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 	return nil
 }
 
-// fetch reads the raw rows of ks into values, fetchParallel at a time
-// (on the store: in order, through one cursor, since ks are sorted).
+// fetch reads the raw rows of ks into values, fetchParallel at a time.
+// (Reading them in order through one store cursor measured slower here:
+// 490-880 ms against 320 ms for 3,009 tweets, on a loaded machine.)
 func (o *emitter) fetch(ctx context.Context, ks []schemas.RowKey, values [][]byte) error {
-	if sr, ok := o.e.R.(StoreReader); ok {
-		return fetchStore(ctx, sr, ks, values)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(ks))
@@ -216,30 +214,4 @@ func writeLine(w io.Writer, b []byte) error {
 	}
 	_, err := w.Write([]byte{'\n'})
 	return err
-}
-
-// fetchStore reads the raw rows of the sorted keys ks into values through
-// one cursor: a seek each, with no iterator to open per key.
-func fetchStore(ctx context.Context, sr StoreReader, ks []schemas.RowKey, values [][]byte) error {
-	if len(ks) == 0 {
-		return nil
-	}
-	end := append(bytes.Clone(ks[len(ks)-1][:]), 0)
-	cur, err := sr.Store.NewCursor(ctx, schemas.TableRaw, ks[0][:], end)
-	if err != nil {
-		return err
-	}
-	for i := range ks {
-		if !cur.SeekGE(ks[i][:]) || !bytes.Equal(cur.Key(), ks[i][:]) {
-			err = fmt.Errorf("index points at row %x, which the raw table does not hold", ks[i][:])
-			break
-		}
-		v, verr := cur.Value()
-		if verr != nil {
-			err = verr
-			break
-		}
-		values[i] = bytes.Clone(v)
-	}
-	return errors.Join(err, cur.Close())
 }
