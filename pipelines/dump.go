@@ -22,7 +22,7 @@ type TableScanner interface {
 //	raw:        row_key (hex), tweet_id, created_at (RFC 3339), json
 //	terms:      term, field, row_key, freq
 //	frequency:  minute (YYYYMMDDhhmm), lang, count
-//	geo:        spread, day, geohash, row_key, lat, lon
+//	geo:        spread, day, geohash, row_key, lat, lon, point (exact, place or unknown)
 //	deadletter: origin, item (when > 0), reason, raw
 //	meta:       name, value
 //	identity:   tweet_id, row_key (hex) or deleted
@@ -78,6 +78,7 @@ type geoDump struct {
 	RowKey  string  `json:"row_key"`
 	Lat     float32 `json:"lat"`
 	Lon     float32 `json:"lon"`
+	Point   string  `json:"point"` // exact, place (a place's centre) or unknown (written before it was recorded)
 }
 
 type deadLetterDump struct {
@@ -127,7 +128,7 @@ func dumpRow(table schemas.Table, key, value []byte) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return geoDump{Spread: r.Geo.Spread(), Day: r.Geo.Day(), Geohash: r.Geo.Geohash(), RowKey: r.Key.String(), Lat: r.Lat, Lon: r.Lon}, nil
+		return geoDump{Spread: r.Geo.Spread(), Day: r.Geo.Day(), Geohash: r.Geo.Geohash(), RowKey: r.Key.String(), Lat: r.Lat, Lon: r.Lon, Point: r.Kind.String()}, nil
 	case schemas.TableDeadLetter:
 		r, err := schemas.DecodeDeadLetter(key, value)
 		if err != nil {

@@ -194,8 +194,10 @@ never Cassandra counters, which are not idempotent under retries.`,
 			{"geohash", CQLText}, // 8-character geohash
 			{"row_key", CQLBlob},
 		},
-		Regular: []CQLColumn{{"lat", CQLFloat}, {"lon", CQLFloat}},
-		Comment: "GeoTemporalIndex: (spread, day) -> (geohash, row key) -> lat, lon",
+		// point_kind: 1 exact coordinates, 2 a place's centre; null (rows
+		// written before it was added) reads as unknown.
+		Regular: []CQLColumn{{"lat", CQLFloat}, {"lon", CQLFloat}, {"point_kind", CQLTinyint}},
+		Comment: "GeoTemporalIndex: (spread, day) -> (geohash, row key) -> lat, lon, point kind",
 		Reason: `Partition (spread, day), clustered by (geohash, row key).
 The spread byte (murmur2 of the JSON mod 255) spreads a day's geotagged writes
 evenly over 255 partitions; an area on a day is 255 partition reads, each a

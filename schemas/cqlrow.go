@@ -84,7 +84,7 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 		if !utf8.ValidString(h) {
 			return dst, fmt.Errorf("geo cell %x: geohash is not valid UTF-8", c.Key)
 		}
-		return append(dst, int16(r.Geo.Spread()), dayTime(r.Geo.Day()), h, c.Key[GeoKeyLen:], r.Lat, r.Lon), nil
+		return append(dst, int16(r.Geo.Spread()), dayTime(r.Geo.Day()), h, c.Key[GeoKeyLen:], r.Lat, r.Lon, int8(r.Kind)), nil
 	case TableDeadLetter:
 		r, err := DecodeDeadLetter(c.Key, c.Value)
 		if err != nil {
@@ -137,7 +137,11 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 		if spread < 0 || spread > math.MaxUint8 {
 			kerr = errors.Join(kerr, fmt.Errorf("spread %d out of range", spread))
 		}
-		c, err = GeoRow{Geo: NewGeoKey(uint8(spread), uint16(day), asString(values[2])), Key: k, Lat: asFloat(values[4]), Lon: asFloat(values[5])}.Cell(), kerr
+		kind := asInt(values[6]) // null (a row written before the column) scans as 0: unknown
+		if kind < 0 || kind > int64(PointCentre) {
+			kerr = errors.Join(kerr, fmt.Errorf("point_kind %d out of range", kind))
+		}
+		c, err = GeoRow{Geo: NewGeoKey(uint8(spread), uint16(day), asString(values[2])), Key: k, Lat: asFloat(values[4]), Lon: asFloat(values[5]), Kind: PointKind(kind)}.Cell(), kerr
 	case TableDeadLetter:
 		item := asInt(values[3])
 		if item < 0 || item > math.MaxInt32 {

@@ -11,6 +11,7 @@ import (
 type point struct {
 	lat, lon float64
 	ok       bool
+	centre   bool // the centre of a place's bounding box, not exact coordinates
 }
 
 // impossible returns the reason of a reject for impossible coordinates.
@@ -102,7 +103,7 @@ func boxCentre(w, s, e, n float64) point {
 			lon -= 360
 		}
 	}
-	return point{lat: (s + n) / 2, lon: lon, ok: true}
+	return point{lat: (s + n) / 2, lon: lon, ok: true, centre: true}
 }
 
 // add extends b by the positions in v, an array nested up to 3 levels deep.

@@ -234,33 +234,77 @@ func DecodeFrequency(key, value []byte) (FrequencyRow, error) {
 }
 
 // GeoRow is a row of GeoTemporalIndex: spread byte + day + geohash, the
-// tweet's row key as qualifier, and lat, lon as two big-endian float32.
+// tweet's row key as qualifier, and lat, lon as two big-endian float32
+// followed by a byte saying what the point is (PointKind).
 type GeoRow struct {
 	Geo      GeoKey
 	Key      RowKey
 	Lat, Lon float32
+	Kind     PointKind
 }
 
-// Cell encodes the row.
+// PointKind says where a geotagged tweet's point came from.
+type PointKind uint8
+
+// The kinds of points. A value of 8 bytes, written before the kind was
+// recorded, reads as PointUnknown: it may be either, and questions about
+// exact points leave it out (index the tweets again to record it).
+const (
+	PointUnknown PointKind = 0 // an 8-byte value: not recorded
+	PointExact   PointKind = 1 // the tweet's coordinates (v1.1 coordinates or geo, v2 geo.coordinates)
+	PointCentre  PointKind = 2 // the centre of the tweet's place's bounding box
+)
+
+// String names the kind as dump and the query answers show it.
+func (k PointKind) String() string {
+	switch k {
+	case PointExact:
+		return "exact"
+	case PointCentre:
+		return "place"
+	}
+	return "unknown"
+}
+
+// TweetPointKind returns the kind of t's point.
+func TweetPointKind(t *Tweet) PointKind {
+	if t.PlaceCentre {
+		return PointCentre
+	}
+	return PointExact
+}
+
+// Cell encodes the row: a 9-byte value, or 8 bytes for PointUnknown (as
+// rows were written before the kind was recorded).
 func (r GeoRow) Cell() Cell {
 	k := make([]byte, 0, GeoKeyLen+RowKeyLen)
 	k = append(append(k, r.Geo[:]...), r.Key[:]...)
-	v := make([]byte, 8)
+	v := make([]byte, 8, 9)
 	binary.BigEndian.PutUint32(v[:4], math.Float32bits(r.Lat))
 	binary.BigEndian.PutUint32(v[4:], math.Float32bits(r.Lon))
+	if r.Kind != PointUnknown {
+		v = append(v, byte(r.Kind))
+	}
 	return Cell{Table: TableGeo, Key: k, Value: v}
 }
 
-// DecodeGeo decodes a GeoTemporalIndex cell.
+// DecodeGeo decodes a GeoTemporalIndex cell: a value of 9 bytes, or of 8
+// (written before the point's kind was recorded: PointUnknown).
 func DecodeGeo(key, value []byte) (GeoRow, error) {
 	var r GeoRow
-	if len(key) != GeoKeyLen+RowKeyLen || len(value) != 8 {
-		return r, fmt.Errorf("geo cell has %d key and %d value bytes, want %d and 8", len(key), len(value), GeoKeyLen+RowKeyLen)
+	if len(key) != GeoKeyLen+RowKeyLen || (len(value) != 8 && len(value) != 9) {
+		return r, fmt.Errorf("geo cell has %d key and %d value bytes, want %d and 9 (or 8)", len(key), len(value), GeoKeyLen+RowKeyLen)
 	}
 	copy(r.Geo[:], key[:GeoKeyLen])
 	copy(r.Key[:], key[GeoKeyLen:])
 	r.Lat = math.Float32frombits(binary.BigEndian.Uint32(value[:4]))
 	r.Lon = math.Float32frombits(binary.BigEndian.Uint32(value[4:]))
+	if len(value) == 9 {
+		r.Kind = PointKind(value[8])
+		if r.Kind != PointExact && r.Kind != PointCentre {
+			return r, fmt.Errorf("geo cell has point kind %d, want 1 (exact) or 2 (place centre)", value[8])
+		}
+	}
 	return r, nil
 }
 

@@ -80,6 +80,40 @@ func TestCellRoundTrip(t *testing.T) {
 	geo := schemas.GeoRow{Geo: schemas.NewGeoKey(254, 65535, schemas.Geohash(-33.8688, 151.2093)), Key: goldenKey, Lat: -33.8688, Lon: 151.2093}
 	c = geo.Cell()
 	roundTrip(t, geo, func() (any, error) { return schemas.DecodeGeo(c.Key, c.Value) })
+	if len(c.Value) != 8 {
+		t.Errorf("a geo row of unknown point kind has a %d-byte value, want 8 (as written before the kind)", len(c.Value))
+	}
+	for _, kind := range []schemas.PointKind{schemas.PointExact, schemas.PointCentre} {
+		g := geo
+		g.Kind = kind
+		c := g.Cell()
+		roundTrip(t, g, func() (any, error) { return schemas.DecodeGeo(c.Key, c.Value) })
+		if len(c.Value) != 9 || c.Value[8] != byte(kind) {
+			t.Errorf("geo row of kind %v: value %x, want lat, lon and the kind byte %d", kind, c.Value, kind)
+		}
+		if _, err := schemas.DecodeGeo(c.Key, append(c.Value[:8:8], 7)); err == nil {
+			t.Error("DecodeGeo accepted point kind 7")
+		}
+	}
+	// A tweet with coordinates is exact; one with only a place is its centre.
+	for _, tc := range []struct {
+		json string
+		want schemas.PointKind
+	}{
+		{`{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1","coordinates":{"type":"Point","coordinates":[2.35,48.85]},"place":{"bounding_box":{"coordinates":[[[2,48],[3,48],[3,49],[2,49]]]}}}`, schemas.PointExact},
+		{`{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"2","place":{"bounding_box":{"coordinates":[[[2,48],[3,48],[3,49],[2,49]]]}}}`, schemas.PointCentre},
+		{`{"data":{"id":"3","created_at":"2018-10-10T20:19:24.000Z","text":"x","geo":{"place_id":"p"}},"includes":{"places":[{"id":"p","geo":{"bbox":[2,48,3,49]}}]}}`, schemas.PointCentre},
+	} {
+		var dec schemas.Decoder
+		var out schemas.Decoded
+		dec.Decode(schemas.Record{Data: []byte(tc.json)}, &out)
+		if len(out.Tweets) != 1 || !out.Tweets[0].HasPoint {
+			t.Fatalf("%s: decoded %+v", tc.json, out)
+		}
+		if got := schemas.TweetPointKind(&out.Tweets[0]); got != tc.want {
+			t.Errorf("%s: point kind %v, want %v", tc.json, got, tc.want)
+		}
+	}
 	dl := schemas.DeadLetterRow{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1 << 40}, Reason: "broken JSON: missing '}'", Raw: []byte(`{"a":`)}
 	c = dl.Cell()
 	roundTrip(t, dl, func() (any, error) { return schemas.DecodeDeadLetter(c.Key, c.Value) })

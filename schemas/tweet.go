@@ -23,6 +23,9 @@ type Tweet struct {
 	// the centre of the place's bounding box.
 	HasPoint bool
 	Lat, Lon float64
+	// PlaceCentre says that the point is the centre of the place's
+	// bounding box, not exact coordinates.
+	PlaceCentre bool
 	// JSON is the stored tweet JSON: for a line or an array element, its
 	// bytes as read; for a tweet out of a v2 page, a single-tweet v2 document
 	// {"data": ..., "includes": ...} built deterministically from the page,

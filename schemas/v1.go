@@ -41,7 +41,7 @@ func normalizeV1(f *fields) (Tweet, string) {
 	if reason != "" {
 		return t, reason
 	}
-	t.HasPoint, t.Lat, t.Lon = p.ok, p.lat, p.lon
+	t.HasPoint, t.Lat, t.Lon, t.PlaceCentre = p.ok, p.lat, p.lon, p.centre
 
 	t.Text = v1Text(f)
 	if f.user != nil {

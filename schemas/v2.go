@@ -186,7 +186,7 @@ func normalizeV2(f *fields, inc *includes) (Tweet, string) {
 	if reason != "" {
 		return t, reason
 	}
-	t.HasPoint, t.Lat, t.Lon = p.ok, p.lat, p.lon
+	t.HasPoint, t.Lat, t.Lon, t.PlaceCentre = p.ok, p.lat, p.lon, p.centre
 
 	author := f.author
 	if author == nil || author.Type() != fastjson.TypeObject {

@@ -102,7 +102,11 @@ func (e *encoder) tweet(t *schemas.Tweet) {
 	e.str(t.UserName)
 	e.str(t.ScreenName)
 	if t.HasPoint {
-		e.b = append(e.b, 1)
+		flag := byte(1) // 1: exact coordinates, 2: a place's centre
+		if t.PlaceCentre {
+			flag = 2
+		}
+		e.b = append(e.b, flag)
 		e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(t.Lat))
 		e.b = binary.BigEndian.AppendUint64(e.b, math.Float64bits(t.Lon))
 	} else {
@@ -122,10 +126,10 @@ func (d *decoder) tweet(t *schemas.Tweet) {
 	t.ScreenName = d.str()
 	var flag [1]byte
 	d.fixed(flag[:])
-	if flag[0] == 1 {
+	if flag[0] == 1 || flag[0] == 2 {
 		var f [16]byte
 		d.fixed(f[:])
-		t.HasPoint = true
+		t.HasPoint, t.PlaceCentre = true, flag[0] == 2
 		t.Lat = math.Float64frombits(binary.BigEndian.Uint64(f[:8]))
 		t.Lon = math.Float64frombits(binary.BigEndian.Uint64(f[8:]))
 	}

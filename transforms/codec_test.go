@@ -13,7 +13,7 @@ func TestTweetBatchCodecRoundTrip(t *testing.T) {
 		{Tweets: []schemas.Tweet{{ID: 1, CreatedAt: 1_700_000_000, Lang: "en", JSON: []byte(`{}`)}}},
 		{Tweets: []schemas.Tweet{
 			{ID: 1 << 62, CreatedAt: 1_700_000_060, Lang: "ja", Text: "東京タワー", UserName: "名前", ScreenName: "u", HasPoint: true, Lat: 35.6586, Lon: 139.7454, JSON: []byte(`{"id_str":"1"}`), Origin: schemas.Origin{Source: "a.tar!b.json.gz", Line: 7}, RowKey: schemas.NewRowKey(1_700_000_060, []byte(`{"id_str":"1"}`))},
-			{ID: 2, CreatedAt: -5, Lang: "und", HasPoint: true, Lat: -90, Lon: 180, JSON: []byte{}},
+			{ID: 2, CreatedAt: -5, Lang: "und", HasPoint: true, PlaceCentre: true, Lat: -90, Lon: 180, JSON: []byte{}},
 		}},
 	}
 	for i, in := range tests {

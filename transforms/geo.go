@@ -13,7 +13,8 @@ func init() {
 
 // GeoTemporalIndex returns the GeoTemporalIndex cells of the deduplicated
 // tweets that have a point: spread byte + day + 8-character geohash, the row
-// key as qualifier, and lat, lon as float32.
+// key as qualifier, and lat, lon as float32 and whether the point is exact
+// or a place's centre.
 func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("GeoTemporalIndex"), &GeoFn{}, tweets)
 }
@@ -45,7 +46,7 @@ func GeoCells(dst []schemas.Cell, tweets []schemas.Tweet) []schemas.Cell {
 			continue
 		}
 		geo := schemas.NewGeoKey(schemas.Spread(t.RowKey.Hash()), schemas.Day(t.CreatedAt), schemas.Geohash(t.Lat, t.Lon))
-		dst = append(dst, schemas.GeoRow{Geo: geo, Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon)}.Cell())
+		dst = append(dst, schemas.GeoRow{Geo: geo, Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon), Kind: schemas.TweetPointKind(t)}.Cell())
 	}
 	return dst
 }

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // This file is the tokenizer of the term index. It is plain Go with no Beam
@@ -30,15 +32,22 @@ type Term struct {
 //
 // The rules:
 //
-//   - Text is lower-cased rune by rune with unicode.ToLower, as
+//   - Text is first put in Unicode normalization form NFKC (full-width
+//     "Ｈｅｌｌｏ" becomes "Hello", "ﬁ" becomes "fi", "e" + combining acute
+//     becomes "é"), the typographic apostrophe U+2019 becomes "'", and then
+//     it is lower-cased rune by rune with unicode.ToLower, as
 //     strings.ToLower does; accents and other marks are kept ("canción"
 //     stays "canción").
 //   - A token is a run of letters, digits, '_' and marks (a mark continues a
 //     token, never starts one; emoji variation selectors are not marks
-//     here). Everything else separates tokens: punctuation, symbols, emoji.
-//   - '#' or '@' (or their full-width forms) directly before a token, and
-//     not directly after one, makes a hashtag or a mention: both "#tag"
-//     and the tag's own terms are emitted, likewise "@name" and "name".
+//     here), and an apostrophe between two letters ("don't", "it's") or a
+//     '.' or ',' between two digits ("3.14", "1,000") continues it.
+//     Everything else separates tokens: punctuation, symbols, emoji.
+//   - '#' or '@' directly before a token, and not directly after one, makes
+//     a hashtag or a mention: "#tag", the bare tag "tag" whole (also when it
+//     is one letter, and also in a script without spaces, where the tag's
+//     bigrams follow too), and the tag's own terms are emitted; likewise
+//     "@name" and "name".
 //   - URLs (http://, https://, www.) are skipped up to the next white space
 //     or non-ASCII character, and so are the HTML entities the Twitter APIs
 //     put in text (&amp; &lt; &gt; &quot; &apos; &nbsp; &#NN; &#xNN;).
@@ -56,8 +65,38 @@ type Term struct {
 // terms keep that copy (or text) alive while they are in use.
 func Tokenize(dst []Term, text string) []Term {
 	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
-	t.text(lower(text))
+	t.text(Normalize(text))
 	return t.dst
+}
+
+// QueryTerms returns the terms a search for q must find, all of them: q
+// tokenized as Tokenize (field FieldText) or UserTerms (FieldUser) tokenize
+// what they index, so that "can't", "東京タワー" (its bigrams) or "Ｈｅｌｌｏ"
+// find what the index holds. A hashtag or mention stands for itself
+// alone: "#tag" gives "#tag", not also "tag" and the tag's bigrams, which
+// every tweet holding "#tag" holds too. Nil when q holds no term (only
+// punctuation, a URL, a single letter).
+func QueryTerms(q, field string) []string {
+	t := tokenizer{cls: classTable(), query: true}
+	if field == FieldUser {
+		t.user("", q)
+	} else {
+		t.text(Normalize(q))
+	}
+	return Terms(t.dst)
+}
+
+// Normalize returns text as the tokenizer reads it: NFKC, U+2019 as an
+// apostrophe, lower case. It returns text itself, allocating nothing,
+// when that changes nothing (most tweets in most languages).
+func Normalize(text string) string {
+	if !norm.NFKC.IsNormalString(text) {
+		text = norm.NFKC.String(text)
+	}
+	if strings.Contains(text, "\u2019") {
+		text = strings.ReplaceAll(text, "\u2019", "'")
+	}
+	return lower(text)
 }
 
 // UserTerms appends the terms of a user's display name and screen name
@@ -67,14 +106,19 @@ func Tokenize(dst []Term, text string) []Term {
 // are, and is tokenized otherwise.
 func UserTerms(dst []Term, name, screenName string) []Term {
 	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
-	t.text(lower(name))
-	sn := lower(strings.TrimSpace(screenName))
+	t.user(name, screenName)
+	return t.dst
+}
+
+// user tokenizes a display name and a screen name.
+func (t *tokenizer) user(name, screenName string) {
+	t.text(Normalize(name))
+	sn := Normalize(strings.TrimSpace(screenName))
 	if t.isSingleToken(sn) {
 		t.add(sn)
 	} else {
 		t.text(sn)
 	}
-	return t.dst
 }
 
 // tokenizer appends terms to dst, merging them with the terms of dst[base:]
@@ -86,6 +130,8 @@ type tokenizer struct {
 	cls   *[classTableSize]uint8
 	slots [slotCount]uint16 // 1 + index in dst[base:], by hash; 0 is empty
 	index map[string]int    // term -> index in dst, past slotCount/2 terms
+	query bool              // QueryTerms: a hashtag or mention gives only itself
+	skip  string            // word: the bare tag already added, not to be added again
 }
 
 const slotCount = 256 // a power of two
@@ -231,6 +277,10 @@ func (t *tokenizer) text(s string) {
 		for j < len(s) {
 			if b := s[j]; b < utf8.RuneSelf {
 				if t.cls[b]&cWord == 0 {
+					if n := t.joiner(s, j); n > 0 {
+						j += n
+						continue
+					}
 					break
 				}
 				j++
@@ -248,18 +298,42 @@ func (t *tokenizer) text(s string) {
 	}
 }
 
-// word emits the terms of the token s[i:j]: the hashtag or mention it
-// makes, and its own terms.
-func (t *tokenizer) word(s string, i, j int, ascii bool) {
-	if p, n := t.prefixBefore(s, i); p != 0 {
-		if n == 1 {
-			t.add(s[i-1 : j])
-		} else {
-			t.add(string(p) + s[i:j])
+// joiner returns 1 if the ASCII byte s[j], which follows a token
+// character, continues the token: an apostrophe between two letters, or a
+// '.' or ',' between two digits.
+func (t *tokenizer) joiner(s string, j int) int {
+	c := s[j]
+	if (c != '\'' && c != '.' && c != ',') || j+1 >= len(s) {
+		return 0
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:j])
+	after, _ := utf8.DecodeRuneInString(s[j+1:])
+	if c == '\'' {
+		if unicode.IsLetter(before) && unicode.IsLetter(after) && t.class(after)&cNoSpace == 0 {
+			return 1
 		}
+		return 0
+	}
+	if '0' <= before && before <= '9' && '0' <= after && after <= '9' {
+		return 1
+	}
+	return 0
+}
+
+// word emits the terms of the token s[i:j]: the hashtag or mention it
+// makes and its bare form, and its own terms.
+func (t *tokenizer) word(s string, i, j int, ascii bool) {
+	if p, _ := t.prefixBefore(s, i); p != 0 {
+		t.add(string(p) + s[i:j])
+		if t.query {
+			return // the tweets with "#tag" are the tweets with it and its parts
+		}
+		t.add(s[i:j])
+		t.skip = s[i:j]
+		defer func() { t.skip = "" }()
 	}
 	if ascii {
-		if j-i > 1 {
+		if j-i > 1 && s[i:j] != t.skip {
 			t.add(s[i:j])
 		}
 		return
@@ -282,7 +356,7 @@ func (t *tokenizer) word(s string, i, j int, ascii bool) {
 			}
 			k += size
 		}
-		if chars > 1 {
+		if chars > 1 && s[start:k] != t.skip {
 			t.add(s[start:k])
 		}
 	}
@@ -315,15 +389,15 @@ func (t *tokenizer) bigrams(s string, i, j int) int {
 		n++
 		k += size
 	}
-	if n > 0 {
+	if n > 0 && s[a:k] != t.skip {
 		t.add(s[a:k])
 	}
 	return k
 }
 
 // prefixBefore returns '#' or '@' and its length in bytes if s[:i] ends in
-// one of them (or their full-width forms) that does not itself follow a
-// token character.
+// one of them (or their full-width forms, which NFKC has already folded)
+// that does not itself follow a token character.
 func (t *tokenizer) prefixBefore(s string, i int) (rune, int) {
 	if i == 0 || (s[i-1] < utf8.RuneSelf && s[i-1] != '#' && s[i-1] != '@') {
 		return 0, 0
@@ -535,4 +609,13 @@ var upperDelta = func() (t [utf8.RuneSelf]byte) {
 func hasCase(r rune) bool {
 	return r < 0x0557 || (r >= 0x10A0 && r < 0x2D00) || (r >= 0xA640 && r < 0xA800) ||
 		(r >= 0xFF21 && r <= 0xFF3A) || r >= 0x10400
+}
+
+// Terms returns the terms of ts, in order.
+func Terms(ts []Term) []string {
+	out := make([]string, len(ts))
+	for i, x := range ts {
+		out[i] = x.Term
+	}
+	return out
 }

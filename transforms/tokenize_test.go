@@ -38,9 +38,10 @@ func TestTokenize(t *testing.T) {
 			want: terms("la", 1, "canción", 2, "del", 1, "verano", 1, "qué", 1, "#música", 1, "música", 1),
 		},
 		{
-			name: "combining marks stay in the token",
+			// NFKC composes e + U+0301 into é; "é" alone is one character: dropped.
+			name: "combining marks composed",
 			text: "cafe\u0301 e\u0301",
-			want: terms("cafe\u0301", 1), // "é" alone is one character: dropped
+			want: terms("caf\u00e9", 1),
 		},
 		{
 			name: "ja bigrams",
@@ -106,7 +107,7 @@ func TestTokenize(t *testing.T) {
 		{
 			name: "full-width prefixes",
 			text: "＃タグ ＠ユーザー",
-			want: terms("#タグ", 1, "タグ", 1, "@ユーザー", 1, "ユー", 1, "ーザ", 1, "ザー", 1),
+			want: terms("#タグ", 1, "タグ", 1, "@ユーザー", 1, "ユーザー", 1, "ユー", 1, "ーザ", 1, "ザー", 1),
 		},
 		{
 			name: "hash after a token is no hashtag",
@@ -148,6 +149,31 @@ func TestTokenize(t *testing.T) {
 			text: "İstanbul ΣΟΦΙΑ",
 			want: terms("istanbul", 1, "σοφια", 1),
 		},
+		{
+			name: "cjk hashtag has its bare form and its bigrams",
+			text: "#一眼レフ",
+			want: terms("#一眼レフ", 1, "一眼レフ", 1, "一眼", 1, "眼レ", 1, "レフ", 1),
+		},
+		{
+			name: "one-letter hashtag keeps its bare form",
+			text: "#K and #é",
+			want: terms("#k", 1, "k", 1, "and", 1, "#é", 1, "é", 1),
+		},
+		{
+			name: "apostrophes inside words",
+			text: "Don't, it’s rock'n'roll 'quoted' users' l'été",
+			want: terms("don't", 1, "it's", 1, "rock'n'roll", 1, "quoted", 1, "users", 1, "l'été", 1),
+		},
+		{
+			name: "decimal and thousands separators",
+			text: "3.14 and 1,000 or 2, 3. 10.5.2026",
+			want: terms("3.14", 1, "and", 1, "1,000", 1, "or", 1, "10.5.2026", 1),
+		},
+		{
+			name: "nfkc full width and ligatures",
+			text: "Ｈｅｌｌｏ ﬁle ＃ｔａｇ",
+			want: terms("hello", 1, "file", 1, "#tag", 1, "tag", 1),
+		},
 		{name: "empty", text: "", want: nil},
 		{name: "only separators", text: " !? … 🎉 ", want: nil},
 	}
@@ -158,6 +184,43 @@ func TestTokenize(t *testing.T) {
 				t.Errorf("Tokenize(%q)\n got %v\nwant %v", tt.text, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestQueryTerms(t *testing.T) {
+	tests := []struct {
+		q, field string
+		want     []string
+	}{
+		{"can't", FieldText, []string{"can't"}},
+		{"Can’t", FieldText, []string{"can't"}},
+		{"東京タワー", FieldText, []string{"東京", "京タ", "タワ", "ワー"}},
+		{"กรุงเทพ", FieldText, Terms(Tokenize(nil, "กรุงเทพ"))},
+		{"#BigData", FieldText, []string{"#bigdata"}},
+		{"#一眼レフ", FieldText, []string{"#一眼レフ"}},
+		{"Ｈｅｌｌｏ", FieldText, []string{"hello"}},
+		{"big data", FieldText, []string{"big", "data"}},
+		{"!?", FieldText, []string{}},
+		{"a", FieldText, []string{}},
+		{"Alice_1", FieldUser, []string{"alice_1"}},
+	}
+	for _, tt := range tests {
+		got := QueryTerms(tt.q, tt.field)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("QueryTerms(%q, %s) = %q, want %q", tt.q, tt.field, got, tt.want)
+		}
+		// Every query term is a term the index holds for a text that is the query.
+		if tt.field == FieldText {
+			indexed := map[string]bool{}
+			for _, x := range Tokenize(nil, tt.q) {
+				indexed[x.Term] = true
+			}
+			for _, q := range got {
+				if !indexed[q] {
+					t.Errorf("QueryTerms(%q) gives %q, which Tokenize(%q) does not index", tt.q, q, tt.q)
+				}
+			}
+		}
 	}
 }
 

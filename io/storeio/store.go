@@ -263,3 +263,58 @@ func (quietLogger) Errorf(format string, args ...any) {
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("pebble: "+format, args...))
 }
+
+// Cursor reads a key range of one table with seeks: the many short ranges
+// of a box search (a spread's days times geohash ranges) or the sorted row
+// keys of a retrieval, through one Pebble iterator instead of one each.
+type Cursor struct {
+	it    *pebble.Iterator
+	table schemas.Table
+	buf   []byte
+	dir   string
+}
+
+// NewCursor opens a cursor over the cells of table with start <= key < end
+// (end nil: to the end of the table). Close it when done.
+func (s *Store) NewCursor(ctx context.Context, table schemas.Table, start, end []byte) (*Cursor, error) {
+	upper := []byte{byte(table) + 1}
+	if end != nil {
+		upper = appendKey(nil, table, end)
+	}
+	it, err := s.db.NewIterWithContext(ctx, &pebble.IterOptions{LowerBound: appendKey(nil, table, start), UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: cursor on %s: %w", s.dir, table.Name(), err)
+	}
+	return &Cursor{it: it, table: table, dir: s.dir}, nil
+}
+
+// SeekGE moves to the first cell whose key is key or after it, and reports
+// whether there is one within the cursor's range.
+func (c *Cursor) SeekGE(key []byte) bool {
+	c.buf = appendKey(c.buf[:0], c.table, key)
+	return c.it.SeekGE(c.buf)
+}
+
+// Next moves to the next cell, and reports whether there is one.
+func (c *Cursor) Next() bool { return c.it.Next() }
+
+// Key returns the key of the current cell (without the table prefix),
+// valid until the cursor moves.
+func (c *Cursor) Key() []byte { return c.it.Key()[1:] }
+
+// Value returns the value of the current cell, valid until the cursor moves.
+func (c *Cursor) Value() ([]byte, error) {
+	v, err := c.it.ValueAndErr()
+	if err != nil {
+		return nil, fmt.Errorf("store %s: cursor on %s: %w", c.dir, c.table.Name(), err)
+	}
+	return v, nil
+}
+
+// Close closes the cursor and returns the iterator's error, if any.
+func (c *Cursor) Close() error {
+	if err := c.it.Close(); err != nil {
+		return fmt.Errorf("store %s: cursor on %s: %w", c.dir, c.table.Name(), err)
+	}
+	return nil
+}

@@ -11,12 +11,19 @@ import (
 )
 
 // Filter restricts a question to the tweets created in [From, To) and, if
-// Lang is set, to one language. Times are whole minutes (the frequency
-// table's grain): From is rounded down and To up. A zero bound is the
-// start or end of the data.
+// Lang is set, to one language. Bounds are exact to the second (the row
+// key's grain; sub-second parts are dropped): counts add the frequency
+// table's whole minutes and the raw rows of the partial minutes at the
+// edges. A zero bound is the start or end of the data.
+//
+// PlaceCentres is for geo questions: by default they count and retrieve
+// the tweets with exact coordinates only; with PlaceCentres, also those
+// located by the centre of their place's bounding box (and the rows of a
+// geo table written before the kind of point was recorded).
 type Filter struct {
-	From, To time.Time
-	Lang     string
+	From, To     time.Time
+	Lang         string
+	PlaceCentres bool
 }
 
 // Engine answers questions from the indexes of one sink.
@@ -36,13 +43,14 @@ type Engine struct {
 // NewEngine returns an engine over r.
 func NewEngine(r Reader) *Engine { return &Engine{R: r} }
 
-// span is a resolved filter: [from, to) in Unix seconds on whole minutes.
+// span is a resolved filter: [from, to) in Unix seconds.
 type span struct {
 	from, to int64
 	lang     string
+	centres  bool
 }
 
-// resolve rounds f to minutes and fills open bounds from the data's extent.
+// resolve fills open bounds from the data's extent.
 func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 	if f.From.IsZero() || f.To.IsZero() {
 		from, to, err := e.Extent(ctx)
@@ -56,7 +64,7 @@ func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 			f.To = to
 		}
 	}
-	s := span{from: floorMinute(f.From.Unix()), to: -floorMinute(-f.To.Unix()), lang: f.Lang}
+	s := span{from: f.From.Unix(), to: f.To.Unix(), lang: f.Lang, centres: f.PlaceCentres}
 	if s.to < s.from {
 		s.to = s.from
 	}
@@ -64,6 +72,8 @@ func (e *Engine) resolve(ctx context.Context, f Filter) (span, error) {
 }
 
 func floorMinute(sec int64) int64 { return sec - floorMod(sec, 60) }
+
+func ceilMinute(sec int64) int64 { return -floorMinute(-sec) }
 
 // Extent returns the minutes the tables hold tweets of, [first, last+1
 // minute), from the frequency table. Both are zero for empty tables.

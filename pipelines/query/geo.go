@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
+	"math"
 	"slices"
 	"sync"
 
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -45,6 +48,9 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 	}
 	if workers <= 0 {
 		workers = 8
+	}
+	if sr, ok := e.R.(StoreReader); ok {
+		return e.geoHitsStore(ctx, sr, s, ranges, box, workers, fn)
 	}
 	for day := schemas.Day(s.from); int64(day) <= (s.to-1)/86400; day++ {
 		perSpread := make([][]GeoHit, schemas.SpreadCount)
@@ -114,13 +120,7 @@ func (e *Engine) readSpread(ctx context.Context, spread uint8, day uint16, range
 			if err != nil {
 				return err
 			}
-			if t := rowKeyTime(row.Key[:]); t < s.from || t >= s.to {
-				return nil
-			}
-			if box != nil && !box.Contains(float64(row.Lat), float64(row.Lon)) {
-				return nil
-			}
-			if ok, err := lang(ctx, row.Key); err != nil || !ok {
+			if ok, err := keepGeo(ctx, row, box, s, lang); err != nil || !ok {
 				return err
 			}
 			hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon})
@@ -152,4 +152,129 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 		return out.keys(ctx, keys)
 	})
 	return out.end(err)
+}
+
+// geoHitsStore is geoHits on the embedded store, where the geo table is
+// one ordered key space: each spread is read through one cursor that seeks
+// to the next day holding rows of that spread (so days without geo rows
+// cost nothing: a box over years of sparse data is 255 seeks plus the days
+// that hold points) and then to each geohash range of that day. Spreads
+// are read workers at a time; fn gets every hit of the range at once, in
+// row key order.
+func (e *Engine) geoHitsStore(ctx context.Context, sr StoreReader, s span, ranges []HashRange, box *Box, workers int, fn func([]GeoHit) error) error {
+	dayFrom, dayTo := int64(schemas.Day(s.from)), (s.to-1)/86400
+	if dayTo > math.MaxUint16 {
+		dayTo = math.MaxUint16
+	}
+	perSpread := make([][]GeoHit, schemas.SpreadCount)
+	errs := make([]error, schemas.SpreadCount)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lang := e.langFilter(s.lang)
+			for sp := range jobs {
+				perSpread[sp], errs[sp] = e.readSpreadStore(ctx, sr, uint8(sp), uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
+			}
+		}()
+	}
+	for sp := 0; sp < schemas.SpreadCount && ctx.Err() == nil; sp++ {
+		jobs <- sp
+	}
+	close(jobs)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var hits []GeoHit
+	for _, h := range perSpread {
+		hits = append(hits, h...)
+	}
+	slices.SortFunc(hits, func(a, b GeoHit) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+	return fn(hits)
+}
+
+// readSpreadStore reads the ranges of one spread over days [dayFrom,
+// dayTo], skipping the days without rows, through one cursor.
+func (e *Engine) readSpreadStore(ctx context.Context, sr StoreReader, spread uint8, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
+	prefix := func(day uint16) []byte { return []byte{spread, byte(day >> 8), byte(day)} }
+	end := []byte{spread + 1} // spread < 255
+	if dayTo < math.MaxUint16 {
+		end = prefix(dayTo + 1)
+	}
+	cur, err := sr.Store.NewCursor(ctx, schemas.TableGeo, prefix(dayFrom), end)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := e.walkSpread(ctx, cur, prefix, dayFrom, dayTo, ranges, box, s, lang)
+	return hits, errors.Join(err, cur.Close())
+}
+
+// walkSpread is readSpreadStore's walk of its cursor.
+func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix func(uint16) []byte, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
+	var hits []GeoHit
+	var start, stop []byte
+	for day := uint32(dayFrom); day <= uint32(dayTo); day++ {
+		if !cur.SeekGE(prefix(uint16(day))) {
+			break // no rows of this spread on this day or after
+		}
+		day = uint32(binary.BigEndian.Uint16(cur.Key()[1:3])) // the next day that has rows
+		p := prefix(uint16(day))
+		valid := true
+		for _, r := range ranges {
+			start = append(append(start[:0], p...), r.Start...)
+			if r.End == "" {
+				stop = append(append(stop[:0], p...), 0xff)
+			} else {
+				stop = append(append(stop[:0], p...), r.End...)
+			}
+			if bytes.Compare(cur.Key(), start) < 0 {
+				valid = cur.SeekGE(start)
+			}
+			for ; valid && bytes.Compare(cur.Key(), stop) < 0; valid = cur.Next() {
+				v, err := cur.Value()
+				if err != nil {
+					return nil, err
+				}
+				row, err := schemas.DecodeGeo(cur.Key(), v)
+				if err != nil {
+					return nil, err
+				}
+				if ok, err := keepGeo(ctx, row, box, s, lang); err != nil || !ok {
+					if err != nil {
+						return nil, err
+					}
+					continue
+				}
+				hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon})
+			}
+			if !valid {
+				break
+			}
+		}
+		if !valid {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// keepGeo reports whether a geo row answers the question: in the range,
+// of a kind the question counts, in the box and of the language.
+func keepGeo(ctx context.Context, row schemas.GeoRow, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) (bool, error) {
+	if t := rowKeyTime(row.Key[:]); t < s.from || t >= s.to {
+		return false, nil
+	}
+	if row.Kind != schemas.PointExact && !s.centres {
+		return false, nil
+	}
+	if box != nil && !box.Contains(float64(row.Lat), float64(row.Lon)) {
+		return false, nil
+	}
+	return lang(ctx, row.Key)
 }

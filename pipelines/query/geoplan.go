@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -42,17 +43,44 @@ func (b Box) String() string {
 	return fmt.Sprintf("%g,%g,%g,%g", b.MinLon, b.MinLat, b.MaxLon, b.MaxLat)
 }
 
-// Contains reports whether the point is in the box (edges included). The
-// point is compared as the geotemporal index stores it, in float32.
+// Contains reports whether the point is in the box (edges included), at
+// the precision the geotemporal index stores points in: float32, whose
+// step is at most 2^-16 degrees (1.5e-5, about 1.7 m) near ±180 and 2^-17
+// (7.6e-6) for latitudes. The point is rounded to the nearest float32, as
+// stored, and each edge of the box outward to the next float32 (MinLat
+// and MinLon down, MaxLat and MaxLon up), so that no point in the box is
+// missed: a box of ±1e-6 degrees around a tweet's exact coordinates
+// finds it, and a point within one float32 step outside an edge counts
+// as on it.
 func (b Box) Contains(lat, lon float64) bool {
-	lat, lon = float64(float32(lat)), float64(float32(lon))
-	if lat < b.MinLat || lat > b.MaxLat {
+	la, lo := float32(lat), float32(lon)
+	minLat, maxLat := down32(b.MinLat), up32(b.MaxLat)
+	minLon, maxLon := down32(b.MinLon), up32(b.MaxLon)
+	if la < minLat || la > maxLat {
 		return false
 	}
 	if b.MinLon <= b.MaxLon {
-		return lon >= b.MinLon && lon <= b.MaxLon
+		return lo >= minLon && lo <= maxLon
 	}
-	return lon >= b.MinLon || lon <= b.MaxLon
+	return lo >= minLon || lo <= maxLon
+}
+
+// down32 returns the greatest float32 at or below x.
+func down32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
+}
+
+// up32 returns the least float32 at or above x.
+func up32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
 }
 
 // parts splits a box that crosses the antimeridian in two.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
@@ -155,6 +156,10 @@ func pickQuestions(t *testing.T, r query.Reader) questions {
 		{Lang: "en"},
 		{From: dataStart.Add(day), To: dataStart.Add(2 * day), Lang: "ja"},
 		{From: dataStart.Add(-day), To: dataStart.Add(-time.Hour)}, // before the data: nothing
+		// Mid-minute ends: exact to the second.
+		{From: dataStart.Add(day + 6*time.Hour + 15*time.Second), To: dataStart.Add(day + 6*time.Hour + 45*time.Second)},
+		{From: dataStart.Add(20*time.Hour + 59*time.Second), To: dataStart.Add(23*time.Hour + 30*time.Minute + time.Second)},
+		{From: dataStart.Add(30*time.Hour + 10*time.Second), To: dataStart.Add(30*time.Hour + 70*time.Second), Lang: "en"},
 	}
 	// Terms of a few tweets: their first and last text terms, their user term.
 	sc := query.Scanner{R: r}
@@ -185,6 +190,10 @@ func pickQuestions(t *testing.T, r query.Reader) questions {
 		}
 	}
 	q.terms = append(q.terms, [2]string{"#far", "text"}, [2]string{"Edge", "user"}, [2]string{"no-such-term", "text"})
+	// Terms that tokenize to several tokens: a phrase, and a run of a
+	// script without spaces out of a tweet (its bigrams).
+	q.terms = append(q.terms, [2]string{"Edge Point", "text"}, [2]string{"EDGE", "text"}, [2]string{"!?", "text"})
+	q.terms = append(q.terms, pickCJK(t, ctx, sc)...)
 	q.ands = append(q.ands, []string{"edge", "far"}, []string{"rt", "the"})
 	// Boxes: around a few indexed points, the world, across the
 	// antimeridian, around the poles.
@@ -204,6 +213,41 @@ func pickQuestions(t *testing.T, r query.Reader) questions {
 		&query.Box{MinLon: 2.2, MinLat: 48.8, MaxLon: 2.5, MaxLat: 48.9}, // small: Paris
 	)
 	return q
+}
+
+// pickCJK returns a few terms of four or more characters of a script
+// written without spaces, cut from the tweets.
+func pickCJK(t *testing.T, ctx context.Context, sc query.Scanner) [][2]string {
+	t.Helper()
+	var out [][2]string
+	err := sc.R.ScanAll(ctx, schemas.TableRaw, func(_, v []byte) error {
+		var dec schemas.Decoder
+		var d schemas.Decoded
+		dec.Decode(schemas.Record{Data: v}, &d)
+		if len(d.Tweets) != 1 || len(out) >= 3 {
+			return nil
+		}
+		var run []rune
+		for _, r := range d.Tweets[0].Text {
+			if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai) {
+				run = append(run, r)
+				if len(run) == 4 {
+					out = append(out, [2]string{string(run), "text"})
+					return nil
+				}
+			} else {
+				run = run[:0]
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatal("no tweet holds four characters of a script without spaces: pick other data")
+	}
+	return out
 }
 
 // answers are the answers to every question, rendered for comparison.
@@ -260,25 +304,43 @@ func answers(t *testing.T, ctx context.Context, r query.Reader, q questions, byS
 			}
 			put(p+"3 series "+step.String(), v, err)
 		}
-		for bi, b := range q.boxes {
-			var keys []string
+		{
+			var v []query.Point
 			var err error
 			if byScan {
-				var hits []query.GeoHit
-				hits, err = sc.Geo(ctx, f, b)
-				keys = geoKeys(hits)
+				v, err = sc.SeriesBy(ctx, f, time.Hour, true)
 			} else {
-				keys, err = collect(func(emit func(query.Hit) error) error { return e.Geo(ctx, f, b, query.Page{}, emit) })
-				var n int64
-				n, err2 := e.CountGeo(ctx, f, b)
-				if err2 != nil {
-					t.Fatal(err2)
-				}
-				if int(n) != len(keys) {
-					t.Errorf("%s box %v: CountGeo %d, Geo retrieved %d", p, b, n, len(keys))
-				}
+				v, err = e.SeriesBy(ctx, f, time.Hour, true)
 			}
-			put(fmt.Sprintf("%s2,5 geo box %d", p, bi), keys, err)
+			put(p+"3 series by lang", v, err)
+		}
+		for bi, b := range q.boxes {
+			for _, centres := range []bool{false, true} {
+				f := f
+				f.PlaceCentres = centres
+				name := fmt.Sprintf("%s2,5 geo box %d", p, bi)
+				if centres {
+					name += " with place centres"
+				}
+				var keys []string
+				var err error
+				if byScan {
+					var hits []query.GeoHit
+					hits, err = sc.Geo(ctx, f, b)
+					keys = geoKeys(hits)
+				} else {
+					keys, err = collect(func(emit func(query.Hit) error) error { return e.Geo(ctx, f, b, query.Page{}, emit) })
+					var n int64
+					n, err2 := e.CountGeo(ctx, f, b)
+					if err2 != nil {
+						t.Fatal(err2)
+					}
+					if int(n) != len(keys) {
+						t.Errorf("%s box %v: CountGeo %d, Geo retrieved %d", p, b, n, len(keys))
+					}
+				}
+				put(name, keys, err)
+			}
 		}
 		for _, tf := range q.terms {
 			var keys []string
@@ -440,7 +502,7 @@ func TestPagesResume(t *testing.T) {
 			return e.Terms(ctx, f, []string{"rt"}, query.Or, "text", p, emit)
 		},
 		"geo": func(p query.Page, emit func(query.Hit) error) error {
-			return e.Geo(ctx, query.Filter{}, world, p, emit)
+			return e.Geo(ctx, query.Filter{PlaceCentres: true}, world, p, emit)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

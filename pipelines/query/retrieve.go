@@ -86,6 +86,8 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 }
 
 // fetch reads the raw rows of ks into values, fetchParallel at a time.
+// (Reading them in order through one store cursor measured slower here:
+// 490-880 ms against 320 ms for 3,009 tweets, on a loaded machine.)
 func (o *emitter) fetch(ctx context.Context, ks []schemas.RowKey, values [][]byte) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -18,15 +18,15 @@ import (
 // against (the thesis's "scan" column).
 type Scanner struct{ R Reader }
 
-// each calls fn for every tweet of the raw table in f's range (rounded to
-// minutes, zero bounds open) and language.
+// each calls fn for every tweet of the raw table in f's range (exact to
+// the second, zero bounds open) and language.
 func (sc Scanner) each(ctx context.Context, f Filter, fn func(*schemas.Tweet) error) error {
 	from, to := int64(-1<<62), int64(1<<62)
 	if !f.From.IsZero() {
-		from = floorMinute(f.From.Unix())
+		from = f.From.Unix()
 	}
 	if !f.To.IsZero() {
-		to = -floorMinute(-f.To.Unix())
+		to = f.To.Unix()
 	}
 	var d decoder
 	return sc.R.ScanAll(ctx, schemas.TableRaw, func(key, value []byte) error {
@@ -48,34 +48,54 @@ func (sc Scanner) Count(ctx context.Context, f Filter) (int64, error) {
 	return n, err
 }
 
-// Series counts the tweets per step.
+// Series counts the tweets per step, zero-filled as Engine.Series.
 func (sc Scanner) Series(ctx context.Context, f Filter, step time.Duration) ([]Point, error) {
-	counts := map[int64]int64{}
-	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
-		counts[time.Unix(t.CreatedAt, 0).UTC().Truncate(step).Unix()]++
-		return nil
-	})
-	out := make([]Point, 0, len(counts))
-	for at, n := range counts {
-		out = append(out, Point{Start: time.Unix(at, 0).UTC(), Count: n})
-	}
-	slices.SortFunc(out, func(a, b Point) int { return a.Start.Compare(b.Start) })
-	return out, err
+	return sc.SeriesBy(ctx, f, step, false)
 }
 
-// hasTerm reports whether t holds term in field, as the indexer tokenizes.
-func hasTerm(t *schemas.Tweet, term, field string, scratch *[]transforms.Term) bool {
+// SeriesBy counts the tweets per step (and language), zero-filled over
+// the range as Engine.SeriesBy: an open bound is the minute of the first
+// or after the last tweet, as the frequency table gives the extent.
+func (sc Scanner) SeriesBy(ctx context.Context, f Filter, step time.Duration, byLang bool) ([]Point, error) {
+	c := newSeriesCounts()
+	sec := int64(step / time.Second)
+	first, last := int64(1<<62), int64(-1<<62)
+	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
+		lang := ""
+		if byLang {
+			lang = t.Lang
+		}
+		c.add(t.CreatedAt-floorMod(t.CreatedAt, sec), lang, 1)
+		first, last = min(first, t.CreatedAt), max(last, t.CreatedAt)
+		return nil
+	})
+	from, to := f.From.Unix(), f.To.Unix()
+	if f.From.IsZero() {
+		from = floorMinute(first)
+	}
+	if f.To.IsZero() {
+		to = floorMinute(last) + 60
+	}
+	if first > last && (f.From.IsZero() || f.To.IsZero()) {
+		return nil, err
+	}
+	return c.points(from, to, step, byLang), err
+}
+
+// hasTerms reports whether t holds every term of group in field, as the
+// indexer tokenizes.
+func hasTerms(t *schemas.Tweet, group []string, field string, scratch *[]transforms.Term) bool {
 	if field == transforms.FieldUser {
 		*scratch = transforms.UserTerms((*scratch)[:0], t.UserName, t.ScreenName)
 	} else {
 		*scratch = transforms.Tokenize((*scratch)[:0], t.Text)
 	}
-	for _, x := range *scratch {
-		if x.Term == term {
-			return true
+	for _, term := range group {
+		if !slices.ContainsFunc(*scratch, func(x transforms.Term) bool { return x.Term == term }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // CountTerm counts the tweets holding term in field.
@@ -85,14 +105,16 @@ func (sc Scanner) CountTerm(ctx context.Context, f Filter, term, field string) (
 }
 
 // Terms returns the row keys, in order, of the tweets holding every term
-// (And) or any (Or) in field.
+// (And) or any (Or) in field; a term holds when every token it tokenizes
+// to does, and a term of no tokens holds nowhere.
 func (sc Scanner) Terms(ctx context.Context, f Filter, terms []string, op Op, field string) ([]schemas.RowKey, error) {
 	var scratch []transforms.Term
 	var keys []schemas.RowKey
+	groups := queryGroups(terms, field)
 	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
 		n := 0
-		for _, term := range terms {
-			if hasTerm(t, normalizeTerm(term), field, &scratch) {
+		for _, g := range groups {
+			if len(g) > 0 && hasTerms(t, g, field, &scratch) {
 				n++
 			}
 		}
@@ -110,7 +132,7 @@ func (sc Scanner) Terms(ctx context.Context, f Filter, terms []string, op Op, fi
 func (sc Scanner) Geo(ctx context.Context, f Filter, box *Box) ([]GeoHit, error) {
 	var hits []GeoHit
 	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
-		if !t.HasPoint || (box != nil && !box.Contains(t.Lat, t.Lon)) {
+		if !t.HasPoint || (t.PlaceCentre && !f.PlaceCentres) || (box != nil && !box.Contains(t.Lat, t.Lon)) {
 			return nil
 		}
 		hits = append(hits, GeoHit{Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon)})

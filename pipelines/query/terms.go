@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
@@ -20,54 +19,50 @@ const (
 	Or            // tweets with any term
 )
 
-// normalizeTerm turns a term as a person types it into the term as the
-// index holds it: lower case, as the tokenizer leaves every term.
-func normalizeTerm(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+// queryGroups tokenizes the terms of a search as the index was built
+// (transforms.QueryTerms): each term becomes the group of tokens a tweet
+// must all hold. A term that tokenizes to nothing gives an empty group.
+func queryGroups(terms []string, field string) [][]string {
+	groups := make([][]string, len(terms))
+	for i, t := range terms {
+		groups[i] = transforms.QueryTerms(t, field)
+	}
+	return groups
+}
+
+// EmptyTerms returns the terms of a search that tokenize to nothing (a
+// single letter, punctuation, a URL): with And they make the answer
+// empty, with Or they add nothing.
+func EmptyTerms(terms []string, field string) []string {
+	var out []string
+	for _, t := range terms {
+		if len(transforms.QueryTerms(t, field)) == 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // hourSeconds is the chunk term searches walk a range in: the term index's
 // Cassandra partition.
 const hourSeconds = 3600
 
-// termChunk calls fn with the sorted row keys of term in field within
+// termChunk appends to dst the sorted row keys of term in field within
 // [from, to), a chunk of a range.
-func (e *Engine) termChunk(ctx context.Context, term, field string, from, to int64, fn func(schemas.RowKey) error) error {
+func (e *Engine) termChunk(ctx context.Context, dst []schemas.RowKey, term, field string, from, to int64) ([]schemas.RowKey, error) {
 	prefix := schemas.TermPrefix(term, field)
 	start := append(bytes.Clone(prefix), rowKeyAt(from)...)
 	end := append(bytes.Clone(prefix), rowKeyAt(to)...)
-	return e.R.Scan(ctx, schemas.TableTerms, start, end, func(key, _ []byte) error {
+	err := e.R.Scan(ctx, schemas.TableTerms, start, end, func(key, _ []byte) error {
 		if len(key) != len(prefix)+schemas.RowKeyLen {
 			return nil // a longer term sharing this one's bytes cannot match the prefix and its 0s; defensive
 		}
 		var k schemas.RowKey
 		copy(k[:], key[len(prefix):])
-		return fn(k)
+		dst = append(dst, k)
+		return nil
 	})
-}
-
-// termKeys calls fn with the row keys, in order, of the tweets that hold
-// term in field in f's range and language.
-func (e *Engine) termKeys(ctx context.Context, f Filter, term, field string, fn func(schemas.RowKey) error) error {
-	if err := checkField(field); err != nil {
-		return err
-	}
-	s, err := e.resolve(ctx, f)
-	if err != nil {
-		return err
-	}
-	lang := e.langFilter(s.lang)
-	for h := s.from - floorMod(s.from, hourSeconds); h < s.to; h += hourSeconds {
-		err := e.termChunk(ctx, term, field, max(h, s.from), min(h+hourSeconds, s.to), func(k schemas.RowKey) error {
-			ok, err := lang(ctx, k)
-			if err != nil || !ok {
-				return err
-			}
-			return fn(k)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return dst, err
 }
 
 func checkField(field string) error {
@@ -78,54 +73,133 @@ func checkField(field string) error {
 }
 
 // Terms answers "which tweets contain these terms" (questions 7 and 8):
-// with And, the tweets holding every term; with Or, any. Each term's row
-// keys come sorted from the term index one hour (one Cassandra partition)
-// at a time, and the lists of an hour are intersected or merged in one
-// pass, as Accumulo's intersecting iterator does; the tweets go to emit in
-// row key (time) order, at most page.Limit of them after page.After.
+// with And, the tweets holding every term; with Or, any. A term is
+// tokenized as the index was (transforms.QueryTerms), and a term that
+// becomes several tokens (CJK bigrams, "big data") is the And of them.
+// Each token's row keys come sorted from the term index one hour (one
+// Cassandra partition) at a time, and the lists of an hour are
+// intersected or merged in one pass, as Accumulo's intersecting iterator
+// does; the tweets go to emit in row key (time) order, at most page.Limit
+// of them after page.After.
 func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, field string, page Page, emit func(Hit) error) error {
+	s, err := e.resolve(ctx, f)
+	if err != nil {
+		return err
+	}
+	out := page.emitter(e, s.lang, emit)
+	return out.end(e.termMatches(ctx, s, terms, op, field, page.After, func(keys []schemas.RowKey) error {
+		return out.keys(ctx, keys)
+	}))
+}
+
+// CountTerms counts the tweets Terms would retrieve, from the term index
+// alone (with a language, each tweet is read to learn it).
+func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op, field string) (int64, error) {
+	s, err := e.resolve(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	lang := e.langFilter(s.lang)
+	var n int64
+	err = e.termMatches(ctx, s, terms, op, field, nil, func(keys []schemas.RowKey) error {
+		if s.lang == "" {
+			n += int64(len(keys))
+			return nil
+		}
+		for _, k := range keys {
+			ok, err := lang(ctx, k)
+			if err != nil {
+				return err
+			}
+			if ok {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// termMatches calls fn, an hour of s at a time in time order, with the
+// sorted row keys of the tweets that match the terms (after the row key
+// after, if not nil).
+func (e *Engine) termMatches(ctx context.Context, s span, terms []string, op Op, field string, after *schemas.RowKey, fn func([]schemas.RowKey) error) error {
 	if len(terms) == 0 {
 		return fmt.Errorf("no terms")
 	}
 	if err := checkField(field); err != nil {
 		return err
 	}
-	s, err := e.resolve(ctx, f)
-	if err != nil {
-		return err
-	}
-	terms = slices.Clone(terms)
-	for i := range terms {
-		terms[i] = normalizeTerm(terms[i])
-	}
-	out := page.emitter(e, s.lang, emit)
-	lists := make([][]schemas.RowKey, len(terms))
-	for h := s.from - floorMod(s.from, hourSeconds); h < s.to; h += hourSeconds {
-		from, to := max(h, s.from), min(h+hourSeconds, s.to)
-		if page.After != nil && rowKeyTime(page.After[:]) >= to {
+	groups := queryGroups(terms, field)
+	var kept [][]string
+	for _, g := range groups {
+		if len(g) == 0 {
+			if op == And {
+				return nil // a term that is no term: no tweet holds it
+			}
 			continue
 		}
-		for i, t := range terms {
-			lists[i] = lists[i][:0]
-			err := e.termChunk(ctx, t, field, from, to, func(k schemas.RowKey) error {
-				lists[i] = append(lists[i], k)
-				return nil
-			})
-			if err != nil {
-				return err
+		kept = append(kept, g)
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	if op == And { // one group of every token
+		var all []string
+		for _, g := range kept {
+			for _, t := range g {
+				if !slices.Contains(all, t) {
+					all = append(all, t)
+				}
 			}
-			if op == And && len(lists[i]) == 0 {
-				break // nothing this hour
+		}
+		kept = [][]string{all}
+	}
+	groupKeys := make([][]schemas.RowKey, len(kept))
+	for h := s.from - floorMod(s.from, hourSeconds); h < s.to; h += hourSeconds {
+		from, to := max(h, s.from), min(h+hourSeconds, s.to)
+		if after != nil && rowKeyTime(after[:]) >= to {
+			continue
+		}
+		for gi, g := range kept {
+			lists := make([][]schemas.RowKey, 0, len(g))
+			for _, t := range g {
+				l, err := e.termChunk(ctx, nil, t, field, from, to)
+				if err != nil {
+					return err
+				}
+				lists = append(lists, l)
+				if len(l) == 0 {
+					break // nothing this hour
+				}
+			}
+			switch {
+			case len(lists[len(lists)-1]) == 0:
+				groupKeys[gi] = nil
+			case len(lists) == 1:
+				groupKeys[gi] = lists[0]
+			default:
+				groupKeys[gi] = intersect(lists)
 			}
 		}
 		var keys []schemas.RowKey
-		if op == And {
-			keys = intersect(lists)
+		if len(groupKeys) == 1 {
+			keys = groupKeys[0]
 		} else {
-			keys = union(lists)
+			keys = union(groupKeys)
 		}
-		if err := out.keys(ctx, keys); err != nil {
-			return out.end(err)
+		if after != nil {
+			i, found := slices.BinarySearchFunc(keys, *after, compareKeys)
+			if found {
+				i++
+			}
+			keys = keys[i:]
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		if err := fn(keys); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // UserShare is one row of a distribution of tweets per user: how many
@@ -39,4 +41,70 @@ func distribution(perUser map[string]int64) []UserShare {
 	}
 	slices.SortFunc(out, func(a, b UserShare) int { return int(a.Tweets - b.Tweets) })
 	return out
+}
+
+// UserCount is a user and the tweets they wrote in a range.
+type UserCount struct {
+	ScreenName string
+	Tweets     int64
+}
+
+// TopUsers answers "who tweeted most" with question 10's reading of the
+// raw rows: the n users (screen names, lower-cased) with the most tweets
+// in the range, most first (ties by name), and the distribution of tweets
+// per user.
+func (e *Engine) TopUsers(ctx context.Context, f Filter, n int) ([]UserCount, []UserShare, error) {
+	perUser := map[string]int64{}
+	err := e.Tweets(ctx, f, Page{}, func(h Hit) error {
+		perUser[strings.ToLower(h.Tweet.ScreenName)]++
+		return nil
+	})
+	return top(perUser, n), distribution(perUser), err
+}
+
+// top returns the n users with the most tweets.
+func top(perUser map[string]int64, n int) []UserCount {
+	out := make([]UserCount, 0, len(perUser))
+	for u, c := range perUser {
+		out = append(out, UserCount{ScreenName: u, Tweets: c})
+	}
+	slices.SortFunc(out, func(a, b UserCount) int {
+		if a.Tweets != b.Tweets {
+			return int(b.Tweets - a.Tweets)
+		}
+		return strings.Compare(a.ScreenName, b.ScreenName)
+	})
+	return out[:min(n, len(out))]
+}
+
+// TopUsers returns the n users with the most tweets, as Engine.TopUsers.
+func (sc Scanner) TopUsers(ctx context.Context, f Filter, n int) ([]UserCount, error) {
+	perUser := map[string]int64{}
+	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
+		perUser[strings.ToLower(t.ScreenName)]++
+		return nil
+	})
+	return top(perUser, n), err
+}
+
+// Langs returns the language tags the frequency table holds for the
+// range, sorted: what --lang can name.
+func (e *Engine) Langs(ctx context.Context, f Filter) ([]string, error) {
+	s, err := e.resolve(ctx, f)
+	if err != nil || s.from >= s.to {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	err = e.R.Scan(ctx, schemas.TableFrequency, []byte(schemas.Minute(floorMinute(s.from))), []byte(schemas.Minute(ceilMinute(s.to))), func(key, _ []byte) error {
+		if len(key) >= len(schemas.MinuteLayout) {
+			seen[string(key[len(schemas.MinuteLayout):])] = true
+		}
+		return nil
+	})
+	out := make([]string, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out, err
 }

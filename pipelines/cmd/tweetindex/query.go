@@ -44,13 +44,13 @@ const (
 var questionCommands = []questionCommand{
 	{"count", "", "1. count tweets", 0, (*queryCmd).count},
 	{"count-geo", "[--bbox B]", "2. count geotagged tweets, in a box if given", withBox, (*queryCmd).countGeo},
-	{"series", "--by minute|hour|day", "3. tweets per minute, hour or day", withStep, (*queryCmd).series},
+	{"series", "--by minute|hour|day [--by-lang]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang", withStep, (*queryCmd).series},
 	{"count-term", "--term T [--field text|user]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
 	{"geo", "--bbox B [--limit N] [--cursor C]", "5. geotagged tweets in a box", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
 	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
-	{"users", "", "10. distribution of tweets per user", 0, (*queryCmd).users},
+	{"users", "[--top N]", "10. distribution of tweets per user; with --top N, the N users with the most tweets", 0, (*queryCmd).users},
 	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
 }
 
@@ -58,8 +58,8 @@ const queryUsage = `Usage: tweetindex query QUESTION (--store DIR | --cassandra 
 
 Questions:
 %s
-Every question takes --from/--to (a range [T1, T2) in whole minutes; default:
-all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
+Every question takes --from/--to (a range [T1, T2), exact to the second;
+default: all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
 (minLon > maxLon crosses the antimeridian). Retrievals come in row key (time)
 order; with --limit N the last line on stderr gives the --cursor of the next
 page. Counts come from the indexes, never from the raw tweets.
@@ -83,6 +83,9 @@ type queryCmd struct {
 	term, and, or  string
 	field          string
 	limit          int
+	exact, places  bool
+	byLang         bool
+	top            int
 	cursor         string
 	repeat         int
 	seed           uint64
@@ -165,7 +168,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 
 func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	q.sink.register(fs, false)
-	fs.StringVar(&q.from, "from", "", "the range's start (RFC 3339 or a UTC date; default: the data's first minute)")
+	fs.StringVar(&q.from, "from", "", "the range's start, to the second (RFC 3339, 2006-01-02T15:04:05 in UTC, or a UTC date; default: the data's first minute)")
 	fs.StringVar(&q.to, "to", "", "the range's end, exclusive (default: after the data's last minute)")
 	fs.StringVar(&q.lang, "lang", "", "only tweets of this language (as the tweet's lang: en, ja, und, ...)")
 	format := "table"
@@ -176,12 +179,17 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.flags&withBox != 0 {
 		fs.StringVar(&q.bbox, "bbox", "", "bounding box minLon,minLat,maxLon,maxLat in degrees")
 	}
+	if qc.flags&withBox != 0 {
+		fs.BoolVar(&q.exact, "exact", true, "only tweets with exact coordinates (--exact=false is --places)")
+		fs.BoolVar(&q.places, "places", false, "also tweets located only by their place's centre (and geo rows indexed before the kind of point was recorded)")
+	}
 	if qc.flags&withBox != 0 || qc.name == "bench" {
 		fs.IntVar(&q.engine.Budget, "ranges", 0, "cover a box with at most this many geohash ranges (default 32 on a store, 8 on Cassandra)")
 		fs.IntVar(&q.engine.Parallel, "parallel", 0, "concurrent range reads of a box search (default 8 on a store, 32 on Cassandra)")
 	}
 	if qc.flags&withStep != 0 {
 		fs.StringVar(&q.by, "by", "hour", "step of the series: minute, hour or day")
+		fs.BoolVar(&q.byLang, "by-lang", false, "a row per step and language")
 	}
 	if qc.flags&(withTerm|withTerms) != 0 {
 		fs.StringVar(&q.term, "term", "", "the term, as the indexer tokenizes: a word, #hashtag, @mention, or part of a user's name")
@@ -194,6 +202,9 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.flags&withPage != 0 {
 		fs.IntVar(&q.limit, "limit", 0, "at most this many tweets (0: all)")
 		fs.StringVar(&q.cursor, "cursor", "", "start after this row key (hex), as a page's last line says")
+	}
+	if qc.name == "users" {
+		fs.IntVar(&q.top, "top", 0, "the N users with the most tweets, with their counts (0: the distribution)")
 	}
 	if qc.name == "bench" {
 		fs.IntVar(&q.repeat, "repeat", 3, "answer each question this many times; the fastest time counts")
@@ -214,6 +225,7 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		return fmt.Errorf("--from %s is not before --to %s", q.from, q.to)
 	}
 	q.filter.Lang = q.lang
+	q.filter.PlaceCentres = q.places || (qc.flags&withBox != 0 && !q.exact)
 	if q.bbox != "" {
 		b, err := query.ParseBox(q.bbox)
 		if err != nil {
@@ -273,6 +285,7 @@ func (q *queryCmd) count(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	q.hintLang(ctx, n)
 	return q.writeCount("tweets", n)
 }
 
@@ -282,6 +295,7 @@ func (q *queryCmd) countGeo(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	q.hintLang(ctx, n)
 	return q.writeCount("geotagged_tweets", n)
 }
 
@@ -290,10 +304,12 @@ func (q *queryCmd) countTerm(ctx context.Context) error {
 	if q.term == "" {
 		return errors.New("--term is required")
 	}
+	q.hintEmptyTerms([]string{q.term})
 	n, err := q.engine.CountTerm(ctx, q.filter, q.term, q.field)
 	if err != nil {
 		return err
 	}
+	q.hintLang(ctx, n)
 	return q.writeCount("tweets", n)
 }
 
@@ -311,9 +327,25 @@ func (q *queryCmd) series(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("--by %q: want minute, hour or day", q.by)
 	}
-	points, err := q.engine.Series(ctx, q.filter, step)
+	points, err := q.engine.SeriesBy(ctx, q.filter, step, q.byLang)
 	if err != nil {
 		return err
+	}
+	var total int64
+	for _, p := range points {
+		total += p.Count
+	}
+	q.hintLang(ctx, total)
+	if q.byLang {
+		if err := q.out.Header(q.by, "lang", "tweets"); err != nil {
+			return err
+		}
+		for _, p := range points {
+			if err := q.out.Row(p.Start, p.Lang, p.Count); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if err := q.out.Header(q.by, "tweets"); err != nil {
 		return err
@@ -324,6 +356,23 @@ func (q *queryCmd) series(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// hintLang says on stderr, when an answer is empty and --lang names a tag
+// the range does not hold, which tags it holds (tags are as the tweets
+// give them: "en", not "EN").
+func (q *queryCmd) hintLang(ctx context.Context, n int64) {
+	if q.lang == "" || n > 0 {
+		return
+	}
+	langs, err := q.engine.Langs(ctx, query.Filter{From: q.filter.From, To: q.filter.To})
+	if err != nil || slices.Contains(langs, q.lang) {
+		return
+	}
+	if len(langs) > 20 {
+		langs = append(langs[:20], "...")
+	}
+	fmt.Fprintf(q.stderr, "note: --lang %q is not a language tag of the range (tags are as tweets give them, case included): %s\n", q.lang, strings.Join(langs, ", "))
 }
 
 // geo answers question 5.
@@ -357,9 +406,18 @@ func (q *queryCmd) terms(ctx context.Context) error {
 	if set != 1 || len(terms) == 0 {
 		return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
 	}
+	q.hintEmptyTerms(terms)
 	return q.retrieve(func(emit func(query.Hit) error) error {
 		return q.engine.Terms(ctx, q.filter, terms, op, q.field, q.page, emit)
 	})
+}
+
+// hintEmptyTerms says on stderr which terms tokenize to nothing, and so
+// match no tweet.
+func (q *queryCmd) hintEmptyTerms(terms []string) {
+	for _, t := range query.EmptyTerms(terms, q.field) {
+		fmt.Fprintf(q.stderr, "note: --term %q holds no term as the index tokenizes (one letter, punctuation, a URL): it matches no tweet\n", t)
+	}
 }
 
 func splitTerms(s string) []string {
@@ -388,6 +446,7 @@ func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
 	if err != nil {
 		return err
 	}
+	q.hintLang(context.Background(), int64(n))
 	if q.page.Limit > 0 && n == q.page.Limit {
 		q.note = fmt.Sprintf("%d tweets; next page: --cursor %x", n, last[:])
 	} else if q.format == "table" {
@@ -430,9 +489,24 @@ func (q *queryCmd) bench(ctx context.Context) error {
 
 // users answers question 10.
 func (q *queryCmd) users(ctx context.Context) error {
-	dist, err := q.engine.Users(ctx, q.filter)
+	if q.top < 0 {
+		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
+	}
+	top, dist, err := q.engine.TopUsers(ctx, q.filter, q.top)
 	if err != nil {
 		return err
+	}
+	q.hintLang(ctx, int64(len(dist)))
+	if q.top > 0 {
+		if err := q.out.Header("user", "tweets"); err != nil {
+			return err
+		}
+		for _, u := range top {
+			if err := q.out.Row(u.ScreenName, u.Tweets); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if err := q.out.Header("tweets_per_user", "users"); err != nil {
 		return err

@@ -232,3 +232,47 @@ func TestQueryFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryHintsAndNewAnswers checks the answers issue 14 added: the
+// stderr notes for a term that tokenizes to nothing and for a --lang that
+// is no stored tag, the top users (against the distribution's total) and
+// the series split by language (against the plain series).
+func TestQueryHintsAndNewAnswers(t *testing.T) {
+	store, _ := indexedSample(t)
+	out, errOut := ask(t, "count-term", "--store", store, "--term", "!?", "--format", "csv")
+	if rows := csvRows(t, out, "tweets"); rows[0][0] != "0" || !strings.Contains(errOut, "holds no term") {
+		t.Errorf("count-term --term '!?': %q, stderr %q: want 0 and a note", out, errOut)
+	}
+	out, errOut = ask(t, "count", "--store", store, "--lang", "EN", "--format", "csv")
+	if rows := csvRows(t, out, "tweets"); rows[0][0] != "0" || !strings.Contains(errOut, `--lang "EN" is not a language tag`) || !strings.Contains(errOut, "en") {
+		t.Errorf("count --lang EN: %q, stderr %q: want 0 and a note naming the tags", out, errOut)
+	}
+	// Top users: counts in descending order; the top one has as many
+	// tweets as the distribution's largest count.
+	out, _ = ask(t, "users", "--store", store, "--top", "3", "--format", "csv")
+	top := csvRows(t, out, "user", "tweets")
+	out, _ = ask(t, "users", "--store", store, "--format", "csv")
+	dist := csvRows(t, out, "tweets_per_user", "users")
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	if len(top) != 3 || top[0][1] != dist[len(dist)-1][0] || atoi(top[0][1]) < atoi(top[1][1]) || atoi(top[1][1]) < atoi(top[2][1]) {
+		t.Errorf("users --top 3: %v; distribution %v", top, dist)
+	}
+	// Series by language sums, per step, to the series.
+	out, _ = ask(t, "series", "--store", store, "--by", "hour", "--format", "csv")
+	plain := csvRows(t, out, "hour", "tweets")
+	out, _ = ask(t, "series", "--store", store, "--by", "hour", "--by-lang", "--format", "csv")
+	byLang := csvRows(t, out, "hour", "lang", "tweets")
+	sums := map[string]int{}
+	for _, r := range byLang {
+		n, _ := strconv.Atoi(r[2])
+		sums[r[0]] += n
+	}
+	for _, r := range plain {
+		if n, _ := strconv.Atoi(r[1]); sums[r[0]] != n {
+			t.Errorf("hour %s: series %d, by language %d", r[0], n, sums[r[0]])
+		}
+	}
+	if len(plain) == 0 || len(byLang) <= len(plain) {
+		t.Errorf("series: %d hours, %d rows by language", len(plain), len(byLang))
+	}
+}
