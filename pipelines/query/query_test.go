@@ -409,6 +409,14 @@ func diffAnswers(t *testing.T, want, got map[string]string, wantName, gotName st
 		if got[k] != want[k] {
 			if bad++; bad <= 10 {
 				w, g := want[k], got[k]
+				// Show the answers from a little before where they part.
+				i := 0
+				for i < len(w) && i < len(g) && w[i] == g[i] {
+					i++
+				}
+				if i > 100 {
+					w, g = "..."+w[i-100:], "..."+g[i-100:]
+				}
 				if len(w) > 300 {
 					w = w[:300] + "..."
 				}

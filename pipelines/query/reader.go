@@ -189,7 +189,7 @@ func (r CassandraReader) scanRaw(ctx context.Context, start, end []byte, inRange
 	}
 	read := func(m int64, out *minute) {
 		defer close(out.done)
-		key := make([]byte, schemas.RowKeyLen)
+		key := make([]byte, schemas.RawKeyLen) // the minute's first row key, tweet id 0
 		binary.BigEndian.PutUint64(key, uint64(m))
 		var mu sync.Mutex
 		var wg sync.WaitGroup

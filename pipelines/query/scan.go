@@ -55,18 +55,24 @@ func (sc Scanner) Series(ctx context.Context, f Filter, step time.Duration) ([]P
 
 // SeriesBy counts the tweets per step (and language), zero-filled over
 // the range as Engine.SeriesBy: an open bound is the minute of the first
-// or after the last tweet, as the frequency table gives the extent.
+// or after the last tweet of any language, as the frequency table gives
+// the extent.
 func (sc Scanner) SeriesBy(ctx context.Context, f Filter, step time.Duration, byLang bool) ([]Point, error) {
 	c := newSeriesCounts()
 	sec := int64(step / time.Second)
 	first, last := int64(1<<62), int64(-1<<62)
-	err := sc.each(ctx, f, func(t *schemas.Tweet) error {
+	err := sc.each(ctx, Filter{}, func(t *schemas.Tweet) error {
+		// The extent is every tweet's, whatever the filter, as the
+		// frequency table gives it to the index.
+		first, last = min(first, t.CreatedAt), max(last, t.CreatedAt)
+		if !f.From.IsZero() && t.CreatedAt < f.From.Unix() || !f.To.IsZero() && t.CreatedAt >= f.To.Unix() || f.Lang != "" && t.Lang != f.Lang {
+			return nil
+		}
 		lang := ""
 		if byLang {
 			lang = t.Lang
 		}
 		c.add(t.CreatedAt-floorMod(t.CreatedAt, sec), lang, 1)
-		first, last = min(first, t.CreatedAt), max(last, t.CreatedAt)
 		return nil
 	})
 	from, to := f.From.Unix(), f.To.Unix()
