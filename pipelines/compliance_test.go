@@ -168,6 +168,9 @@ func TestDeletesApplied(t *testing.T) {
 	if sum.SkippedBy["compliance"] != 2 {
 		t.Errorf("summary %+v: want 2 compliance messages skipped", sum)
 	}
+	if n := frequencyTotal(t, dumpStore(t, store)); n != 2 {
+		t.Errorf("after the first run the frequency table counts %d tweets, want the 2 stored (counts follow deletions)", n)
+	}
 
 	later := writeLines(t, filepath.Join(dir, "later.jsonl"), fmt.Sprintf(`{"delete":{"status":{"id_str":"%d"}}}`, ids[3]))
 	runPipeline(t, Config{Store: store, Input: later})
@@ -189,6 +192,19 @@ func TestDeletesApplied(t *testing.T) {
 	if n := len(rows(t, dump["geo"])); n != 1 {
 		t.Errorf("geo table holds %d rows, want the kept tweet's 1", n)
 	}
+	if n := frequencyTotal(t, dump); n != 1 {
+		t.Errorf("the frequency table counts %d tweets, want the 1 stored", n)
+	}
+}
+
+// frequencyTotal returns the sum of the frequency table's counts.
+func frequencyTotal(t *testing.T, dump map[string]string) int64 {
+	t.Helper()
+	var n int64
+	for _, r := range rows(t, dump["frequency"]) {
+		n += int64(r["count"].(float64))
+	}
+	return n
 }
 
 // TestCollidingTweetsBothStored indexes two tweets of one second whose

@@ -113,9 +113,9 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	// runs, deletions applied.
 	switch {
 	case cfg.Cassandra != nil:
-		tweets = cassandraio.Identify(s, *cfg.Cassandra, tweets)
+		tweets = cassandraio.Identify(s, *cfg.Cassandra, opts.FreshSink, tweets)
 	default:
-		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, tweets)
+		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, opts.FreshSink, tweets)
 	}
 
 	// Each table's cells go to the sink on their own: a Flatten of them
@@ -150,6 +150,10 @@ type BuildOptions struct {
 	// bounded runs whose workers run in this process, which then finish
 	// the store (storeio.FlushOpen) when the pipeline is done.
 	BulkStore bool
+	// FreshSink says the sink holds no identity row (FreshSink): no
+	// earlier run stored a tweet, so deduplication needs no lookup of a
+	// new tweet's id in it.
+	FreshSink bool
 }
 
 func unixOrZero(t time.Time) int64 {

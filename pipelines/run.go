@@ -41,7 +41,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess()}
+	fresh, err := FreshSink(ctx, cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess(), FreshSink: fresh}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {
 		return Summary{}, err
@@ -98,7 +102,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		elapsed = time.Since(started)
 	}
+	recounted, err := recountMarked(ctx, cfg)
+	if err != nil {
+		failure := &RunError{Step: "recount", Cause: err.Error()}
+		rec.Status, rec.Error = RunFailed, failure.Error()
+		recordRun(context.WithoutCancel(ctx), rec)
+		return Summary{}, failure
+	}
 	sum := SummaryFromResult(result, elapsed)
+	sum.Recounted = recounted
 	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
@@ -286,4 +298,27 @@ func readRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
 		return nil
 	})
 	return runs, err
+}
+
+// errStop ends a scan early.
+var errStop = errors.New("stop")
+
+// FreshSink reports whether cfg's sink holds no identity row: no run has
+// stored a tweet in it (or every one was written before the identity
+// table existed).
+func FreshSink(ctx context.Context, cfg Config) (bool, error) {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return false, err
+	}
+	defer tables.Close()
+	fresh := true
+	err = tables.ScanTable(ctx, schemas.TableIdentity, func(_, _ []byte) error {
+		fresh = false
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return false, fmt.Errorf("reading the identity table: %w", err)
+	}
+	return fresh, nil
 }

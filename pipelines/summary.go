@@ -30,7 +30,10 @@ type Summary struct {
 	Collisions int64 `json:"collisions,omitempty"`
 	// Retracted counts stored versions of tweets removed: replaced by a
 	// version of the same id, or deleted by a compliance message.
-	Retracted int64            `json:"retracted,omitempty"`
+	Retracted int64 `json:"retracted,omitempty"`
+	// Recounted is how many minutes' frequency counts the run recounted
+	// from the raw table because stored tweets of theirs were removed.
+	Recounted int              `json:"recounted,omitempty"`
 	Rows      map[string]int64 `json:"rows"`
 	Seconds   float64          `json:"seconds"`
 	// TweetsPerSec is Read over Seconds; for a stream whose workers run in

@@ -158,13 +158,17 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount) > 0 {
 		e.tweets(b.Replacements)
 		e.uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
 			e.uvarint(id)
 		}
 		e.tweets(b.Retracted)
+		e.uvarint(uint64(len(b.Recount)))
+		for _, sec := range b.Recount {
+			e.varint(sec)
+		}
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
 	out[0] = batchS2
@@ -226,6 +230,14 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 			}
 		}
 		b.Retracted = d.tweets()
+		if n := d.uvarint(); n > uint64(len(d.b)) {
+			d.fail()
+		} else if n > 0 {
+			b.Recount = make([]int64, n)
+			for i := range b.Recount {
+				b.Recount[i] = d.varint()
+			}
+		}
 	}
 	return b, d.err
 }

@@ -3,6 +3,7 @@ package transforms
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -27,11 +28,22 @@ type Identities interface {
 type Identifier struct {
 	// Sink is the sink's identity table and raw tweets.
 	Sink Identities
+	// Fresh says the sink held no identity row when the run began (see
+	// pipelines.Run): then no earlier run stored a tweet, deduplication's
+	// state knows every id this run let through, and a new tweet needs no
+	// lookup; replacements and deletes still look up what earlier bundles
+	// wrote.
+	Fresh bool
 
-	dec    schemas.Decoder
-	bundle map[uint64]schemas.IdentityRow // what this bundle let through or deleted
-	tweets map[uint64]schemas.Tweet       // the tweets this bundle let through
+	dec      schemas.Decoder
+	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
+	tweets   map[uint64]schemas.Tweet       // the tweets this bundle let through
+	inBundle []uint64                       // ids of this batch found in bundle
 }
+
+// fromBundle reports whether this batch found id's identity in what this
+// bundle wrote, not in the sink.
+func (x *Identifier) fromBundle(id uint64) bool { return slices.Contains(x.inBundle, id) }
 
 // StartBundle forgets the previous bundle, whose writes the sink now holds.
 func (x *Identifier) StartBundle() {
@@ -61,9 +73,21 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		x.StartBundle()
 	}
 	ids := make([]uint64, 0, len(b.Tweets)+len(b.Replacements)+len(b.Deletes))
-	b.stored(func(t *schemas.Tweet) { ids = append(ids, t.ID) })
+	if !x.Fresh {
+		for i := range b.Tweets {
+			ids = append(ids, b.Tweets[i].ID)
+		}
+	}
+	for i := range b.Replacements {
+		ids = append(ids, b.Replacements[i].ID)
+	}
 	ids = append(ids, b.Deletes...)
 	if len(ids) == 0 {
+		// Only new tweets of a fresh sink: nothing to look up.
+		b.stored(func(t *schemas.Tweet) {
+			x.bundle[t.ID] = schemas.IdentityRow{ID: t.ID, Key: t.RowKey}
+			x.tweets[t.ID] = *t
+		})
 		return b, nil
 	}
 	stored, err := x.Sink.Identities(ctx, ids)
@@ -73,9 +97,11 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	if err != nil {
 		return b, fmt.Errorf("identify: %w", err)
 	}
+	x.inBundle = x.inBundle[:0]
 	for _, id := range ids {
 		if r, ok := x.bundle[id]; ok {
 			stored[id] = r
+			x.inBundle = append(x.inBundle, id)
 		}
 	}
 	out := TweetBatch{Retracted: b.Retracted}
@@ -100,11 +126,17 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		var dst []schemas.Tweet
 		for i := range ts {
 			t := &ts[i]
-			if r, ok := stored[t.ID]; ok && r.Deleted {
+			r, ok := stored[t.ID]
+			if ok && r.Deleted {
 				if counted {
 					refused++
 				}
 				continue
+			}
+			if ok && counted && r.Key == t.RowKey && !x.fromBundle(t.ID) {
+				// Stored by an earlier run: this run's count of the
+				// minute is not the minute's whole count.
+				out.Recount = append(out.Recount, t.CreatedAt)
 			}
 			if err := retract(t.ID, t.RowKey); err != nil {
 				return dst, err

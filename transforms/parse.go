@@ -37,6 +37,11 @@ type TweetBatch struct {
 	// Identify: versions replaced by Tweets or Replacements, and tweets
 	// that Deletes delete.
 	Retracted []schemas.Tweet
+	// Recount holds the created_at (Unix seconds) of Tweets that an
+	// earlier run stored already: their minutes are recounted from the raw
+	// table after the run (RecountPrefix), since this run's count of such
+	// a minute need not be its whole count.
+	Recount []int64
 }
 
 // stored calls fn for each tweet of the batch to store: Tweets, then

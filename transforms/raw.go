@@ -22,23 +22,39 @@ func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 type RawFn struct{}
 
 // ProcessElement emits two cells per tweet stored (raw and identity), the
-// delete of the raw cell of each version retracted, and a tombstone per id
-// deleted.
+// delete of the raw cell of each version retracted with a mark to recount
+// its minute, and a tombstone per id deleted.
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := make([]schemas.Cell, 0, 2*(len(b.Tweets)+len(b.Replacements))+len(b.Retracted)+len(b.Deletes))
 	cells = RawCells(cells, b.Tweets)
 	cells = RawCells(cells, b.Replacements)
 	for i := range b.Retracted {
 		t := &b.Retracted[i]
-		cells = append(cells, deleteOf(schemas.RawRow{Key: t.RowKey, ID: t.ID}.Cell()))
+		cells = append(cells,
+			deleteOf(schemas.RawRow{Key: t.RowKey, ID: t.ID}.Cell()),
+			schemas.MetaRow{Name: RecountPrefix + schemas.Minute(t.CreatedAt)}.Cell())
 	}
 	for _, id := range b.Deletes {
 		cells = append(cells, schemas.IdentityRow{ID: id, Deleted: true}.Cell())
+	}
+	var last string
+	for _, sec := range b.Recount {
+		if m := schemas.Minute(sec); m != last {
+			cells = append(cells, schemas.MetaRow{Name: RecountPrefix + m}.Cell())
+			last = m
+		}
 	}
 	if len(cells) > 0 {
 		emit(cells)
 	}
 }
+
+// RecountPrefix begins the names of the metadata rows that mark a minute
+// whose frequency counts are to be recounted from the raw table
+// ("recount/YYYYMMDDhhmm"): RawFn writes one for the minute of each stored
+// version it removes, and the run recounts and unmarks them when its
+// pipeline is done (pipelines.Run).
+const RecountPrefix = "recount/"
 
 // deleteOf returns the cell that deletes c.
 func deleteOf(c schemas.Cell) schemas.Cell {

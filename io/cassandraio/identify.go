@@ -19,20 +19,23 @@ func init() {
 // Identify reconciles deduplicated tweet batches with the tweets the
 // keyspace of cfg already holds (transforms.Identifier): a tweet deleted
 // by a compliance message stays deleted, a new version of a stored tweet
-// replaces it, a delete retracts it. It panics if cfg is invalid, as Write
-// does.
-func Identify(s beam.Scope, cfg Config, tweets beam.PCollection) beam.PCollection {
+// replaces it, a delete retracts it. fresh says the keyspace held no
+// identity row when the run began (transforms.Identifier.Fresh). It panics
+// if cfg is invalid, as Write does.
+func Identify(s beam.Scope, cfg Config, fresh bool, tweets beam.PCollection) beam.PCollection {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	return beam.ParDo(s.Scope("cassandraio.Identify"), &identifyFn{Config: cfg}, tweets)
+	return beam.ParDo(s.Scope("cassandraio.Identify"), &identifyFn{Config: cfg, Fresh: fresh}, tweets)
 }
 
 // identifyFn is the DoFn of Identify.
 type identifyFn struct {
 	// Config is the sink's configuration.
 	Config Config
+	// Fresh: the keyspace held no identity row when the run began.
+	Fresh bool
 
 	r *Reader
 	x transforms.Identifier
@@ -44,7 +47,7 @@ func (f *identifyFn) Setup() error {
 		return err
 	}
 	f.r = r
-	f.x.Sink = cassandraIdentities{r}
+	f.x.Sink, f.x.Fresh = cassandraIdentities{r}, f.Fresh
 	return nil
 }
 

@@ -3,8 +3,10 @@ package cassandraio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -210,4 +212,34 @@ func (r *Reader) page(ctx context.Context, text string, binds []any, cl gocql.Co
 		return nil, nil, cerr
 	}
 	return cells, next, nil
+}
+
+// ScanRawMinute calls fn for every raw tweet created in the minute that
+// begins at Unix second minute: the minute's RawBuckets partitions, each
+// in clustering order (so not in row key order across them).
+func (r *Reader) ScanRawMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
+	key := make([]byte, schemas.RawKeyLen) // a raw key of the minute
+	binary.BigEndian.PutUint64(key, uint64(minute))
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
+	if err != nil {
+		return err
+	}
+	for b := 0; b < schemas.RawBuckets; b++ {
+		vals[1] = int8(b)
+		if err := r.ScanPartitionValues(ctx, schemas.TableRaw, vals, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ScanFrequencyMinute calls fn for the frequency cells of the minute that
+// begins at Unix second minute: a slice of its day's partition.
+func (r *Reader) ScanFrequencyMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
+	m := time.Unix(minute, 0).UTC()
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableFrequency, []byte(m.Format(schemas.MinuteLayout)+"und"))
+	if err != nil {
+		return err
+	}
+	return r.ScanSlice(ctx, schemas.TableFrequency, vals, m, m.Add(time.Minute), fn)
 }

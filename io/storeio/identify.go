@@ -19,9 +19,10 @@ func init() {
 // in dir already holds (transforms.Identifier): a tweet deleted by a
 // compliance message stays deleted, a new version of a stored tweet
 // replaces it, a delete retracts it. bulk says whether the store's writers
-// open it with OpenBulk (BulkWrite).
-func Identify(s beam.Scope, dir string, bulk bool, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("storeio.Identify"), &identifyFn{Dir: absDir(dir), Bulk: bulk}, tweets)
+// open it with OpenBulk (BulkWrite); fresh that the store held no identity
+// row when the run began (transforms.Identifier.Fresh).
+func Identify(s beam.Scope, dir string, bulk, fresh bool, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("storeio.Identify"), &identifyFn{Dir: absDir(dir), Bulk: bulk, Fresh: fresh}, tweets)
 }
 
 // identifyFn is the DoFn of Identify.
@@ -30,6 +31,8 @@ type identifyFn struct {
 	Dir string
 	// Bulk opens the store with OpenBulk, as BulkWrite's writers do.
 	Bulk bool
+	// Fresh: the store held no identity row when the run began.
+	Fresh bool
 
 	store *Store
 	x     transforms.Identifier
@@ -45,7 +48,7 @@ func (f *identifyFn) Setup() error {
 		return err
 	}
 	f.store = s
-	f.x.Sink = storeIdentities{s}
+	f.x.Sink, f.x.Fresh = storeIdentities{s}, f.Fresh
 	return nil
 }
 

@@ -1,0 +1,108 @@
+package pipelines
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// Counts follow deletions. A frequency cell is an absolute count, which a
+// run writes from the tweets it read; when a compliance message deletes a
+// stored tweet (or a version is replaced), the count of its minute may
+// include a tweet the raw table no longer holds, whichever run counted
+// it. The sink marks such minutes in the metadata table
+// (transforms.RecountPrefix), and Run recounts each marked minute from the
+// raw table once the pipeline is done, then removes the mark. A run that
+// dies leaves its marks for the next run to recount.
+
+// recountMarked recounts the frequency cells of the minutes marked in the
+// metadata table of cfg's sink from its raw table, and removes the marks.
+// It returns how many minutes it recounted.
+func recountMarked(ctx context.Context, cfg Config) (int, error) {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tables.Close()
+	ms, ok := tables.(minuteScanner)
+	if !ok {
+		return 0, fmt.Errorf("recount: the sink cannot read a minute")
+	}
+	var minutes []string
+	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
+		if m, ok := bytes.CutPrefix(key, []byte(transforms.RecountPrefix)); ok {
+			minutes = append(minutes, string(m))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("recount: reading the marks: %w", err)
+	}
+	var dec schemas.Decoder
+	var out schemas.Decoded
+	for _, m := range minutes {
+		at, err := time.ParseInLocation(schemas.MinuteLayout, m, time.UTC)
+		if err != nil {
+			continue // not a mark this version writes
+		}
+		counts := map[string]int64{}
+		err = ms.scanRawMinute(ctx, at.Unix(), func(_, value []byte) error {
+			out.Reset()
+			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
+			if len(out.Tweets) == 1 {
+				counts[out.Tweets[0].Lang]++
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("recount %s: %w", m, err)
+		}
+		var cells []schemas.Cell
+		err = ms.scanFrequencyMinute(ctx, at.Unix(), func(key, value []byte) error {
+			r, err := schemas.DecodeFrequency(key, value)
+			if err == nil && counts[r.Lang] == 0 {
+				cells = append(cells, schemas.Cell{Table: schemas.TableFrequency, Key: bytes.Clone(key), Delete: true})
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("recount %s: %w", m, err)
+		}
+		for lang, n := range counts {
+			cells = append(cells, schemas.FrequencyRow{Minute: m, Lang: lang, Count: n}.Cell())
+		}
+		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(transforms.RecountPrefix + m), Delete: true})
+		if err := tables.Write(ctx, cells); err != nil {
+			return 0, fmt.Errorf("recount %s: %w", m, err)
+		}
+	}
+	return len(minutes), nil
+}
+
+// minuteScanner reads one minute of the raw and frequency tables.
+type minuteScanner interface {
+	scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
+	scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
+}
+
+func (t storeTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
+	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
+	return t.Store.Scan(ctx, schemas.TableRaw, lo[:], hi[:], fn)
+}
+
+func (t storeTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
+	m := []byte(time.Unix(minute, 0).UTC().Format(schemas.MinuteLayout))
+	return t.Store.ScanPrefix(ctx, schemas.TableFrequency, m, fn)
+}
+
+func (t *cassandraTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
+	return t.Reader.ScanRawMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
+}
+
+func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
+	return t.Reader.ScanFrequencyMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
+}
