@@ -114,8 +114,8 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 // new) it reads the bag. The state stays the truth: the copy in memory is
 // a cache that any runner may invalidate.
 type DedupFn struct {
-	// Seen holds the ids let through, one entry per batch and day (see
-	// seenEntry), rewritten as one entry per day once there are
+	// Seen holds the ids let through, one entry per batch (see
+	// appendSeenGroup), rewritten as one entry once there are
 	// maxSeenEntries.
 	Seen state.Bag[[]byte]
 	// Version changes with every write to Seen.
@@ -130,13 +130,22 @@ type DedupFn struct {
 	Instance string
 }
 
-// A seen entry of the bag is the day (8 bytes, big-endian) followed by
-// one 16-byte record per id: the id (8 bytes), the 32-bit hash of the row
-// key kept (4) and the second of the day (4).
+// A seen entry of the bag is a sequence of day groups: the day (8 bytes,
+// big-endian), the number of records (4), and one 16-byte record per id:
+// the id (8 bytes), the 32-bit hash of the row key kept (4) and the second
+// of the day (4). A batch appends one entry, whatever the days it spans.
 const (
-	seenDayLen    = 8
+	seenGroupLen  = 12
 	seenRecordLen = 16
 )
+
+// appendSeenGroup appends the group of day's records (recs, a multiple of
+// seenRecordLen bytes) to entry.
+func appendSeenGroup(entry []byte, day int64, recs []byte) []byte {
+	entry = binary.BigEndian.AppendUint64(entry, uint64(day))
+	entry = binary.BigEndian.AppendUint32(entry, uint32(len(recs)/seenRecordLen))
+	return append(entry, recs...)
+}
 
 // ProcessElement filters one batch against the ids already seen.
 func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key int64, b TweetBatch, emit func(TweetBatch)) error {
@@ -161,11 +170,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
 		m[id] = s
-		rec := fresh[day]
-		if rec == nil {
-			rec = binary.BigEndian.AppendUint64(nil, uint64(day))
-		}
-		fresh[day] = s.append(rec, id)
+		fresh[day] = s.append(fresh[day], id)
 	}
 
 	var out TweetBatch
@@ -251,61 +256,74 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 		ids.reset(version)
 		ids.entries = len(entries)
 		for _, e := range entries {
-			if len(e) < seenDayLen {
-				continue
-			}
-			day := int64(binary.BigEndian.Uint64(e))
-			m := ids.days[day]
-			if m == nil {
-				m = map[uint64]seenTweet{}
-				ids.days[day] = m
-			}
-			for off := seenDayLen; off+seenRecordLen <= len(e); off += seenRecordLen {
-				id, s := readSeen(e[off:])
-				old, had := m[id]
-				m[id] = s.merge(old, had)
+			for len(e) >= seenGroupLen {
+				day := int64(binary.BigEndian.Uint64(e))
+				n := int(binary.BigEndian.Uint32(e[8:]))
+				e = e[seenGroupLen:]
+				if n*seenRecordLen > len(e) {
+					break // a torn entry: never written so
+				}
+				m := ids.days[day]
+				if m == nil {
+					m = map[uint64]seenTweet{}
+					ids.days[day] = m
+				}
+				for ; n > 0; n-- {
+					id, s := readSeen(e)
+					old, had := m[id]
+					m[id] = s.merge(old, had)
+					e = e[seenRecordLen:]
+				}
 			}
 		}
 	}
 	return ids, nil
 }
 
-// appendSeen adds the entries of fresh (day -> entry) to the bag and moves
-// the version on.
+// appendSeen adds the records of fresh (day -> records) to the bag as one
+// entry and moves the version on.
 func (f *DedupFn) appendSeen(sp state.Provider, ids *idSet, fresh map[int64][]byte) error {
-	if ids.entries+len(fresh) <= maxSeenEntries {
-		for _, e := range fresh {
-			if err := f.Seen.Add(sp, e); err != nil {
-				return err
-			}
+	if ids.entries < maxSeenEntries {
+		var e []byte
+		for day, recs := range fresh {
+			e = appendSeenGroup(e, day, recs)
 		}
-		ids.entries += len(fresh)
+		if err := f.Seen.Add(sp, e); err != nil {
+			return err
+		}
+		ids.entries++
 	} else if err := f.rewriteSeen(sp, ids); err != nil {
 		return err
 	}
 	return f.bumpVersion(sp, ids)
 }
 
-// rewriteSeen replaces the bag with one entry per day of ids: runners copy
-// a bag's list of entries for every bundle of its key (prism does), so it
-// is kept short.
+// rewriteSeen replaces the bag with one entry holding every id: runners
+// copy a bag's list of entries for every bundle of its key (prism does),
+// so it is kept short.
 func (f *DedupFn) rewriteSeen(sp state.Provider, ids *idSet) error {
 	if err := f.Seen.Clear(sp); err != nil {
 		return err
 	}
-	ids.entries = 0
-	for day, m := range ids.days {
-		e := make([]byte, seenDayLen, seenDayLen+seenRecordLen*len(m))
-		binary.BigEndian.PutUint64(e, uint64(day))
-		for id, s := range m {
-			e = s.append(e, id)
-		}
-		if err := f.Seen.Add(sp, e); err != nil {
-			return err
-		}
-		ids.entries++
+	n := 0
+	for _, m := range ids.days {
+		n += seenGroupLen + seenRecordLen*len(m)
 	}
-	return nil
+	e := make([]byte, 0, n)
+	var recs []byte
+	for day, m := range ids.days {
+		recs = recs[:0]
+		for id, s := range m {
+			recs = s.append(recs, id)
+		}
+		e = appendSeenGroup(e, day, recs)
+	}
+	ids.entries = 0
+	if len(e) == 0 {
+		return nil
+	}
+	ids.entries = 1
+	return f.Seen.Add(sp, e)
 }
 
 func (f *DedupFn) bumpVersion(sp state.Provider, ids *idSet) error {
@@ -442,7 +460,7 @@ func newInstanceID() string {
 }
 
 // maxSeenEntries is how many entries DedupFn lets a key's bag of ids
-// grow to before it rewrites them as one per day.
+// grow to before it rewrites them as one.
 const maxSeenEntries = 32
 
 // seenCache is the process's copy of the dedup state, by transform
