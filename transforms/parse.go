@@ -22,7 +22,7 @@ func init() {
 const DefaultShards = 16
 
 // TweetBatch is a batch of tweets. Before deduplication every tweet of a
-// batch has the same dedup shard (ShardOfSecond of its created_at).
+// batch has the same dedup key (DedupKey).
 type TweetBatch struct {
 	// Tweets are tweets to store and count.
 	Tweets []schemas.Tweet
@@ -57,9 +57,10 @@ func (b *TweetBatch) stored(fn func(t *schemas.Tweet)) {
 
 // ParseFn decodes batches of source records into tweets and dead letters.
 //
-// Tweets leave keyed by their dedup shard (ShardOfSecond of created_at)
-// and stamped with the earliest created_at of their batch, so that all
-// copies of a tweet, which share their created_at, meet under one key.
+// Tweets leave keyed by DedupKey (created_at's day, and the dedup shard
+// of its second) and stamped with the start of that day, so that all
+// copies of a tweet, which share their created_at, meet under one key, as
+// do tweets that share a row key.
 // Records that cannot be indexed leave as dead-letter cells.
 type ParseFn struct {
 	// Shards is the number of dedup keys (DefaultShards if 0).
@@ -71,8 +72,8 @@ type ParseFn struct {
 
 	dec     schemas.Decoder
 	out     schemas.Decoded
-	groups  map[int]*shardBatch
-	pending []int
+	groups  map[int64]*TweetBatch
+	pending []int64
 }
 
 // Setup prepares the decoder.
@@ -80,7 +81,7 @@ func (f *ParseFn) Setup() {
 	if f.Shards <= 0 {
 		f.Shards = DefaultShards
 	}
-	f.groups = make(map[int]*shardBatch)
+	f.groups = make(map[int64]*TweetBatch)
 }
 
 // ProcessElement decodes one batch of records.
@@ -113,53 +114,43 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	if len(f.out.Tweets) == 0 && len(f.out.Deletes) == 0 {
 		return
 	}
-	// Group by shard. The batch owns its tweets: f.out is reused.
+	// Group by dedup key (day, shard of the second). The batch owns its
+	// tweets: f.out is reused.
 	f.pending = f.pending[:0]
 	for i := range f.out.Tweets {
 		t := f.out.Tweets[i]
 		t.RowKey = t.Key()
-		shard := ShardOfSecond(t.CreatedAt, f.Shards)
-		g, ok := f.groups[shard]
-		if !ok {
-			g = &shardBatch{first: t.CreatedAt}
-			f.groups[shard] = g
-			f.pending = append(f.pending, shard)
-		}
-		g.first = min(g.first, t.CreatedAt)
-		g.batch.Tweets = append(g.batch.Tweets, t)
+		k := DedupKey(BucketOf(t.CreatedAt), ShardOfSecond(t.CreatedAt, f.Shards))
+		f.group(k).Tweets = append(f.group(k).Tweets, t)
 	}
-	// A delete goes to the shard of the tweet it deletes, found from the
+	// A delete goes to the key of the tweet it deletes, found from the
 	// creation time in the id (ids older than Snowflake, 2010, carry none:
 	// their deletes go by the id, and meet their tweet only through the
 	// identity table).
 	for _, id := range f.out.Deletes {
-		sec, ok := SnowflakeSecond(id)
-		shard := ShardOf(id, f.Shards)
-		if ok {
-			shard = ShardOfSecond(sec, f.Shards)
+		k := DedupKey(0, ShardOf(id, f.Shards))
+		if sec, ok := SnowflakeSecond(id); ok {
+			k = DedupKey(BucketOf(sec), ShardOfSecond(sec, f.Shards))
 		}
-		g, found := f.groups[shard]
-		if !found {
-			g = &shardBatch{first: sec}
-			f.groups[shard] = g
-			f.pending = append(f.pending, shard)
-		}
-		g.first = min(g.first, sec)
-		g.batch.Deletes = append(g.batch.Deletes, id)
+		f.group(k).Deletes = append(f.group(k).Deletes, id)
 	}
-	for _, shard := range f.pending {
-		g := f.groups[shard]
-		delete(f.groups, shard)
-		backlogAdd(len(g.batch.Tweets))
-		emitTweets(mtime.FromMilliseconds(g.first*1000), int64(shard), g.batch)
+	for _, k := range f.pending {
+		b := f.groups[k]
+		delete(f.groups, k)
+		backlogAdd(len(b.Tweets))
+		emitTweets(mtime.FromMilliseconds(dedupBucketOf(k)*DedupBucket.Milliseconds()), k, *b)
 	}
 }
 
-// shardBatch is the tweets of one record batch bound for one dedup shard,
-// and the earliest created_at among them (the batch's event time).
-type shardBatch struct {
-	batch TweetBatch
-	first int64
+// group returns the batch of dedup key k being built.
+func (f *ParseFn) group(k int64) *TweetBatch {
+	b, ok := f.groups[k]
+	if !ok {
+		b = &TweetBatch{}
+		f.groups[k] = b
+		f.pending = append(f.pending, k)
+	}
+	return b
 }
 
 // dropOutOfRange removes the decoded tweets outside [From, To) and
