@@ -39,11 +39,7 @@ type identifyFn struct {
 }
 
 func (f *identifyFn) Setup() error {
-	open := Open
-	if f.Bulk {
-		open = OpenBulk
-	}
-	s, err := open(f.Dir)
+	s, err := open(f.Dir, f.Bulk)
 	if err != nil {
 		return err
 	}

@@ -64,11 +64,7 @@ func (f *WriteFn) Setup() error {
 	if f.FlushBytes <= 0 {
 		f.FlushBytes = 8 << 20
 	}
-	open := Open
-	if f.Bulk {
-		open = OpenBulk
-	}
-	s, err := open(f.Dir)
+	s, err := open(f.Dir, f.Bulk)
 	if err != nil {
 		return err
 	}
