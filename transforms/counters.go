@@ -123,23 +123,41 @@ func RowCounterName(t schemas.Table) string { return "rows_" + t.Name() }
 // cells are durable, so the counters say what was written, not attempted.
 // Frequency cells are the exception: see CountTableRows.
 func CountRows(ctx context.Context, cells []schemas.Cell) {
-	var n [256]int64
-	var deleted int64
+	var t RowTally
+	t.Add(cells)
+	t.Count(ctx)
+}
+
+// RowTally adds up cells by table for a sink that makes them durable
+// later than it takes them: Add as cells are taken, Count once they are
+// durable.
+type RowTally struct {
+	rows    [256]int64
+	deleted int64
+}
+
+// Add tallies cells.
+func (t *RowTally) Add(cells []schemas.Cell) {
 	for i := range cells {
 		if cells[i].Delete {
-			deleted++
+			t.deleted++
 			continue
 		}
-		n[cells[i].Table]++
+		t.rows[cells[i].Table]++
 	}
-	if deleted > 0 {
-		rowsDeletedCount.Inc(ctx, deleted)
+}
+
+// Count adds the tally to the row counters (as CountRows does) and resets it.
+func (t *RowTally) Count(ctx context.Context) {
+	if t.deleted > 0 {
+		rowsDeletedCount.Inc(ctx, t.deleted)
 	}
-	for _, t := range schemas.Tables {
-		if n[t] > 0 {
-			CountTableRows(ctx, t, n[t])
+	for _, table := range schemas.Tables {
+		if t.rows[table] > 0 {
+			CountTableRows(ctx, table, t.rows[table])
 		}
 	}
+	*t = RowTally{}
 }
 
 // CountTableRows adds n rows written to table to its row counter (and to

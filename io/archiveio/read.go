@@ -119,6 +119,9 @@ func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
 // batch. A file that cannot be opened is emitted as a faulted record; only
 // cancellation fails the bundle.
 func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
+	if mustWait(path) {
+		return sdf.ResumeProcessingIn(transforms.BacklogPause), nil
+	}
 	start := rt.GetRestriction().(offsetrange.Restriction).Start
 	c := takeCursor(path, start, f.Options)
 	for n := 0; ; n++ {

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func init() {
@@ -158,5 +159,34 @@ func TestReadFnResumes(t *testing.T) {
 				t.Fatalf("fresh=%v: record %d is line %d", fresh, i, l)
 			}
 		}
+	}
+}
+
+// TestReadBoundsOpenFiles reads more files than a process may read at
+// once, each long enough to be parked between bundles, with local flow
+// control on (as in-process runs have it): every record arrives, and no
+// more than maxOpenCursors files were open at any time.
+func TestReadBoundsOpenFiles(t *testing.T) {
+	transforms.EnableLocalFlowControl()
+	dir := t.TempDir()
+	files := int(maxOpenCursors) + 4
+	var want []any
+	for i := range files {
+		name := fmt.Sprintf("f%02d.json", i)
+		text := tweetLines(100*i+1, 4*DefaultBundleBatches+3) // more batches of 2 than a bundle reads
+		writeFile(t, dir, "in/"+name, []byte(text))
+		for _, r := range linesOf(name, 1, text) {
+			want = append(want, fmt.Sprintf("%s:%d:%s:", r.Source, r.Line, r.Data))
+		}
+	}
+	peakOpenCursors.Store(0)
+	p, s := beam.NewPipelineWithRoot()
+	batches := Read(s, filepath.Join(dir, "in", "*"), Options{BatchRecords: 2})
+	passert.Equals(s, beam.ParDo(s, &flattenFn{}, batches), want...)
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline failed: %v", err)
+	}
+	if peak := peakOpenCursors.Load(); peak > maxOpenCursors || peak == 0 {
+		t.Errorf("%d files open at once at most, want 1..%d", peak, maxOpenCursors)
 	}
 }

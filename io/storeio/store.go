@@ -115,25 +115,72 @@ func (s *Store) Write(cells []schemas.Cell) error {
 	for i := range cells {
 		size += len(cells[i].Key) + len(cells[i].Value) + 16
 	}
-	b := s.db.NewBatchWithSize(size)
+	b := s.NewBatch(size)
 	defer b.Close()
-	var key []byte
+	b.Add(cells)
+	return b.Commit()
+}
+
+// Batch gathers cells for one atomic write. Cells are copied into it as
+// they are added, so a writer need not keep them. A Batch is not safe for
+// concurrent use.
+type Batch struct {
+	store *Store
+	b     *pebble.Batch
+	key   []byte
+	size  int // capacity hint
+}
+
+// NewBatch returns an empty batch of s with room for about size bytes of
+// writes (it grows past them as needed).
+func (s *Store) NewBatch(size int) *Batch {
+	return &Batch{store: s, b: s.db.NewBatchWithSize(size), size: size}
+}
+
+// Add copies cells into the batch; a deletion (Cell.Delete) removes the
+// cell's key.
+func (b *Batch) Add(cells []schemas.Cell) {
 	for i := range cells {
-		key = appendKey(key[:0], cells[i].Table, cells[i].Key)
+		b.key = appendKey(b.key[:0], cells[i].Table, cells[i].Key)
 		if cells[i].Delete {
-			if err := b.Delete(key, nil); err != nil {
-				return fmt.Errorf("store %s: %w", s.dir, err)
-			}
+			// Errors of Set and Delete are for batches that cannot take
+			// writes (indexed or read-only batches), which this is not.
+			_ = b.b.Delete(b.key, nil)
 			continue
 		}
-		if err := b.Set(key, cells[i].Value, nil); err != nil {
-			return fmt.Errorf("store %s: %w", s.dir, err)
-		}
+		_ = b.b.Set(b.key, cells[i].Value, nil)
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("store %s: commit: %w", s.dir, err)
+}
+
+// Len returns the size of the batch's encoded writes in bytes.
+func (b *Batch) Len() int { return b.b.Len() }
+
+// Empty reports whether the batch holds no writes.
+func (b *Batch) Empty() bool { return b.b.Empty() }
+
+// Commit writes the batch to the store (without syncing: see Sync) and
+// empties it for reuse.
+func (b *Batch) Commit() error {
+	if b.b.Empty() {
+		return nil
 	}
+	if err := b.b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("store %s: commit: %w", b.store.dir, err)
+	}
+	// A committed batch may be referenced by the memtable that holds it
+	// (a large batch is flushed as it is): start a fresh one rather than
+	// Reset it.
+	b.b.Close()
+	b.b = b.store.db.NewBatchWithSize(b.size)
 	return nil
+}
+
+// Close releases the batch; what was not committed is dropped.
+func (b *Batch) Close() {
+	if b.b != nil {
+		b.b.Close()
+		b.b = nil
+	}
 }
 
 // Sync makes every write so far durable. Write commits without syncing,

@@ -42,21 +42,22 @@ func absDir(dir string) string {
 	return abs
 }
 
-// WriteFn writes cell batches to the store. Cells are gathered into one
-// Pebble batch per bundle (committed early past FlushBytes), and a bundle
-// finishes only after its batch is committed.
+// WriteFn writes cell batches to the store. Cells are copied into one
+// Pebble batch per bundle as they come (committed early past FlushBytes),
+// and a bundle finishes only after its batch is committed.
 type WriteFn struct {
 	// Dir is the store directory (absolute).
 	Dir string
-	// FlushBytes commits the pending batch once it holds this many bytes.
+	// FlushBytes commits the pending batch once it holds this many bytes
+	// (default 8 MiB).
 	FlushBytes int
 	// Bulk opens the store with OpenBulk.
 	Bulk bool
 
 	store    *Store
-	pending  []schemas.Cell
-	size     int
-	unsynced bool // committed since the last Sync
+	batch    *Batch
+	tally    transforms.RowTally // cells in batch, counted once committed
+	unsynced bool                // committed since the last Sync
 }
 
 // Setup opens the store.
@@ -72,13 +73,17 @@ func (f *WriteFn) Setup() error {
 	return nil
 }
 
-// ProcessElement buffers one batch of cells.
+// ProcessElement adds one batch of cells to the bundle's batch.
 func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) error {
-	f.pending = append(f.pending, cells...)
-	for i := range cells {
-		f.size += len(cells[i].Key) + len(cells[i].Value)
+	if f.batch == nil {
+		// Batches live only while a bundle writes: a runner keeps an
+		// instance of the DoFn for each bundle it may run at once, and
+		// idle ones should not hold a batch's buffer.
+		f.batch = f.store.NewBatch(0)
 	}
-	if f.size >= f.FlushBytes {
+	f.batch.Add(cells)
+	f.tally.Add(cells)
+	if f.batch.Len() >= f.FlushBytes {
 		return f.flush(ctx)
 	}
 	return nil
@@ -89,9 +94,13 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 // commits its offsets), and nothing else closes the store at the end of a
 // run on prism, which does not tear the sink down.
 func (f *WriteFn) FinishBundle(ctx context.Context) error {
-	wrote := f.size > 0 || f.unsynced
+	wrote := f.batch != nil || f.unsynced
 	if err := f.flush(ctx); err != nil {
 		return err
+	}
+	if f.batch != nil {
+		f.batch.Close()
+		f.batch = nil
 	}
 	if !wrote {
 		return nil
@@ -101,16 +110,14 @@ func (f *WriteFn) FinishBundle(ctx context.Context) error {
 }
 
 func (f *WriteFn) flush(ctx context.Context) error {
-	if len(f.pending) == 0 {
+	if f.batch == nil || f.batch.Empty() {
 		return nil
 	}
-	if err := f.store.Write(f.pending); err != nil {
+	if err := f.batch.Commit(); err != nil {
 		return fmt.Errorf("storeio: %w", err)
 	}
-	transforms.CountRows(ctx, f.pending)
+	f.tally.Count(ctx)
 	f.unsynced = true
-	clear(f.pending)
-	f.pending, f.size = f.pending[:0], 0
 	return nil
 }
 
@@ -118,6 +125,10 @@ func (f *WriteFn) flush(ctx context.Context) error {
 func (f *WriteFn) Teardown() error {
 	if f.store == nil {
 		return nil
+	}
+	if f.batch != nil {
+		f.batch.Close()
+		f.batch = nil
 	}
 	err := f.store.Close()
 	f.store = nil
