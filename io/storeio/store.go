@@ -72,10 +72,16 @@ func options(bulk bool) *pebble.Options {
 		LBaseMaxBytes:               256 << 20,
 		CompactionConcurrencyRange:  func() (int, int) { return 1, 1 },
 	}
-	// Bloom filters: deduplication asks the identity table for every
-	// tweet, and most ids are not there.
+	// Bloom filters of the identity table's keys (identityFilter):
+	// deduplication asks it for every tweet, and most ids are not there.
+	// Tables written before it have a filter of every key; Filters lets
+	// reads use those too.
 	for i := range o.Levels {
-		o.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		o.Levels[i].FilterPolicy = identityFilter{}
+	}
+	o.Filters = map[string]pebble.FilterPolicy{
+		identityFilterName:            identityFilter{},
+		bloom.FilterPolicy(10).Name(): bloom.FilterPolicy(10),
 	}
 	if bulk {
 		o.DisableWAL = true
