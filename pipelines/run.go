@@ -109,8 +109,16 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		recordRun(context.WithoutCancel(ctx), rec)
 		return Summary{}, failure
 	}
+	scrubbed, err := applyScrubGeo(ctx, cfg)
+	if err != nil {
+		failure := &RunError{Step: "scrub_geo", Cause: err.Error()}
+		rec.Status, rec.Error = RunFailed, failure.Error()
+		recordRun(context.WithoutCancel(ctx), rec)
+		return Summary{}, failure
+	}
 	sum := SummaryFromResult(result, elapsed)
 	sum.Recounted = recounted
+	sum.GeoScrubbed = scrubbed
 	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
