@@ -106,3 +106,61 @@ func (t *cassandraTables) scanRawMinute(ctx context.Context, minute int64, fn fu
 func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
 	return t.Reader.ScanFrequencyMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
+
+// Counts in flight. A stream's counts live in window state until they are
+// written (2 s after a minute's first tweet, then as they grow), and its
+// Kafka offsets are committed once the runner holds a checkpoint's
+// records, not once their counts are written: a stream killed in between
+// loses counts whose tweets the raw table holds and that the next run,
+// resuming from the committed offsets, never reads. So a stream marks the
+// minute of every tweet it stores (transforms.CountingPrefix, written with
+// the raw rows); a run that ends cleanly has written every count and
+// removes the marks (clearCounting), and a run that finds marks left by a
+// run that died turns them into recount marks (adoptCounting), which it
+// recounts from the raw table when its pipeline is done.
+
+// adoptCounting turns the counting marks left in cfg's sink into recount
+// marks, and returns how many minutes it marked.
+func adoptCounting(ctx context.Context, cfg Config) (int, error) {
+	return moveMarks(ctx, cfg, transforms.CountingPrefix, transforms.RecountPrefix)
+}
+
+// clearCounting removes the counting marks of cfg's sink.
+func clearCounting(ctx context.Context, cfg Config) error {
+	_, err := moveMarks(ctx, cfg, transforms.CountingPrefix, "")
+	return err
+}
+
+// moveMarks renames the metadata rows named from+M to to+M (deletes them
+// if to is empty), and returns how many.
+func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tables.Close()
+	var cells []schemas.Cell
+	n := 0
+	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
+		m, ok := bytes.CutPrefix(key, []byte(from))
+		if !ok {
+			return nil
+		}
+		n++
+		if to != "" {
+			cells = append(cells, schemas.MetaRow{Name: to + string(m)}.Cell())
+		}
+		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: bytes.Clone(key), Delete: true})
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("reading the %s marks: %w", from, err)
+	}
+	if len(cells) == 0 {
+		return 0, nil
+	}
+	if err := tables.Write(ctx, cells); err != nil {
+		return 0, fmt.Errorf("writing the %s marks: %w", to, err)
+	}
+	return n, nil
+}

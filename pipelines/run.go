@@ -58,6 +58,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := recordDeadRuns(ctx, cfg); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
 	}
+	// Counts a stream that died had not written: recounted at the end.
+	if _, err := adoptCounting(ctx, cfg); err != nil {
+		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
+	}
 	// recordRun writes rec; after a bulk load, whose store has no log, it
 	// also flushes the store, which makes the run's cells durable too.
 	recordRun := func(ctx context.Context, rec RunRecord) error {
@@ -108,6 +112,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		rec.Status, rec.Error = RunFailed, failure.Error()
 		recordRun(context.WithoutCancel(ctx), rec)
 		return Summary{}, failure
+	}
+	if cfg.Streaming() {
+		// Every count of this stream is written: its marks can go.
+		if err := clearCounting(ctx, cfg); err != nil {
+			failure := &RunError{Step: "recount", Cause: err.Error()}
+			rec.Status, rec.Error = RunFailed, failure.Error()
+			recordRun(context.WithoutCancel(ctx), rec)
+			return Summary{}, failure
+		}
 	}
 	scrubbed, err := applyScrubGeo(ctx, cfg)
 	if err != nil {
