@@ -1,6 +1,7 @@
 package pipelines
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func TestReadIDList(t *testing.T) {
@@ -227,4 +229,50 @@ func TestForgetCassandra(t *testing.T) {
 			}
 			return query.NewEngine(query.CassandraReader{Reader: r}), func() { r.Close() }
 		})
+}
+
+// TestDeadStreamMinutesRebuilt: the minutes a stream that died left
+// marked as counting get their term and geo cells and counts back from
+// the raw rows in the next run, whatever that run reads: a kill can lose
+// cells of tweets whose raw rows were written and whose Kafka offsets were
+// committed (TestKilledStreamResumesToOneRun in the command's tests).
+func TestDeadStreamMinutesRebuilt(t *testing.T) {
+	t.Parallel()
+	f := newForgetFixture(t)
+	ref := filepath.Join(t.TempDir(), "ref")
+	runPipeline(t, Config{Store: ref, Input: f.input})
+	want := dumpStore(t, ref)
+
+	store := filepath.Join(t.TempDir(), "store")
+	runPipeline(t, Config{Store: store, Input: f.input})
+	tables, err := OpenTables(store, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a killed stream may leave: raw rows and counting marks, some
+	// term, geo and frequency cells not written.
+	var cells []schemas.Cell
+	for _, table := range []schemas.Table{schemas.TableTerms, schemas.TableGeo, schemas.TableFrequency} {
+		err := tables.ScanTable(context.Background(), table, func(key, _ []byte) error {
+			cells = append(cells, schemas.Cell{Table: table, Key: bytes.Clone(key), Delete: true})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range rows(t, want["frequency"]) {
+		cells = append(cells, schemas.MetaRow{Name: transforms.CountingPrefix + r["minute"].(string)}.Cell())
+	}
+	if err := tables.Write(context.Background(), cells); err != nil {
+		t.Fatal(err)
+	}
+	tables.Close()
+
+	empty := writeLines(t, filepath.Join(t.TempDir(), "empty.jsonl"), "")
+	sum := runPipeline(t, Config{Store: store, Input: empty})
+	if sum.Recounted != 3 {
+		t.Errorf("the next run recounted %d minutes, want the 3 marked", sum.Recounted)
+	}
+	diffTables(t, want, dumpStore(t, store), "one run", "cells lost, then rebuilt")
 }
