@@ -1,7 +1,10 @@
 package pipelines
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -232,4 +235,114 @@ func TestCollidingTweetsBothStored(t *testing.T) {
 	if got := storedIDs(t, dumpStore(t, store)); len(got) != 2 {
 		t.Errorf("raw table holds %v, want both tweets", got)
 	}
+}
+
+// v1TweetBy is v1Tweet by user id user.
+func v1TweetBy(id uint64, at time.Time, text string, lat, lon float64, user uint64) string {
+	return strings.Replace(v1Tweet(id, at, text, lat, lon), `"user":{`, fmt.Sprintf(`"user":{"id_str":"%d",`, user), 1)
+}
+
+// checkScrubGeo indexes geotagged tweets of three users, then scrub_geo
+// and withheld notices (a v2 scrub_geo in the same file as its tweet, a
+// v1.1 one in a later file): the geo rows of the scrubbed tweets go (the
+// user's up to the given id, and the v2 event's tweet), the rest stay
+// with every raw row; each notice is recorded in the metadata table and
+// counted; no scrub mark is left.
+func checkScrubGeo(t *testing.T, cfg Config, dump func() map[string]string, meta func() string) {
+	t.Helper()
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	var ids [5]uint64
+	for i := range ids {
+		ids[i] = snowflake(at.Add(time.Duration(i)*time.Second), i)
+	}
+	const alice, bob, carol = 111, 222, 333
+	dir := t.TempDir()
+	first := writeLines(t, filepath.Join(dir, "tweets.jsonl"),
+		v1TweetBy(ids[0], at, "alice one", 1, 1, alice),
+		v1TweetBy(ids[1], at.Add(time.Second), "alice two", 2, 2, alice),
+		v1TweetBy(ids[2], at.Add(2*time.Second), "alice three", 3, 3, alice),
+		v1TweetBy(ids[3], at.Add(3*time.Second), "bob one", 4, 4, bob),
+		v1TweetBy(ids[4], at.Add(4*time.Second), "carol one", 5, 5, carol),
+		fmt.Sprintf(`{"id":"%d","action":"scrub_geo","created_at":"2026-11-02T00:00:00.000Z"}`, ids[4]),
+	)
+	run := cfg
+	run.Input = first
+	sum := runPipeline(t, run)
+	if sum.Notices != 1 || sum.GeoScrubbed != 1 {
+		t.Errorf("first run: %d notices, %d geo rows scrubbed; want 1 and 1 (the v2 event's tweet)", sum.Notices, sum.GeoScrubbed)
+	}
+	later := writeLines(t, filepath.Join(dir, "notices.jsonl"),
+		fmt.Sprintf(`{"scrub_geo":{"user_id":%d,"user_id_str":"%d","up_to_status_id":1,"up_to_status_id_str":"%d"}}`, alice, alice, ids[1]),
+		fmt.Sprintf(`{"status_withheld":{"id":%d,"user_id":%d,"withheld_in_countries":["DE"]}}`, ids[3], bob),
+		fmt.Sprintf(`{"user_withheld":{"id":%d,"withheld_in_countries":["DE","FR"]}}`, bob),
+		fmt.Sprintf(`{"id":"%d","action":"withheld","created_at":"2026-11-02T00:00:00.000Z","withheld_in_countries":["TR"]}`, ids[2]),
+	)
+	run.Input = later
+	sum = runPipeline(t, run)
+	if sum.Notices != 4 || sum.GeoScrubbed != 2 || sum.SkippedBy["compliance"] != 4 {
+		t.Errorf("second run: %+v; want 4 notices (skipped as compliance), 2 geo rows scrubbed (alice's first two)", sum)
+	}
+	tables := dump()
+	if got := storedIDs(t, tables); len(got) != 5 {
+		t.Errorf("raw table holds %v, want all 5 tweets (scrub_geo removes locations, not tweets)", got)
+	}
+	var lats []float64
+	for _, r := range rows(t, tables["geo"]) {
+		lats = append(lats, r["lat"].(float64))
+	}
+	sort.Float64s(lats)
+	if fmt.Sprint(lats) != "[3 4]" {
+		t.Errorf("geo rows at latitudes %v, want [3 4] (alice's third tweet, after up_to, and bob's)", lats)
+	}
+	m := meta()
+	for _, want := range []string{
+		fmt.Sprintf(`"name":"notice/scrub_geo/%020d/%020d"`, uint64(alice), ids[1]),
+		fmt.Sprintf(`"name":"notice/scrub_geo/%020d/%020d"`, ids[4], uint64(math.MaxUint64)),
+		fmt.Sprintf(`"name":"notice/status_withheld/%020d"`, ids[3]),
+		fmt.Sprintf(`"name":"notice/user_withheld/%020d"`, uint64(bob)),
+		fmt.Sprintf(`"name":"notice/withheld/%020d"`, ids[2]),
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("meta table lacks %s:\n%s", want, m)
+		}
+	}
+	if strings.Contains(m, `"name":"scrubgeo/`) {
+		t.Errorf("a scrub_geo mark is left after the run:\n%s", m)
+	}
+}
+
+func TestScrubGeoAndWithheldStore(t *testing.T) {
+	t.Parallel()
+	store := filepath.Join(t.TempDir(), "store")
+	checkScrubGeo(t, Config{Store: store}, func() map[string]string { return dumpStore(t, store) }, func() string {
+		tables, err := OpenTables(store, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tables.Close()
+		return dumpMeta(t, tables)
+	})
+}
+
+func TestScrubGeoAndWithheldCassandra(t *testing.T) {
+	t.Parallel()
+	_, cfg := startCQL(t)
+	checkScrubGeo(t, Config{Cassandra: cfg}, func() map[string]string { return dumpCassandra(t, cfg) }, func() string {
+		tables, err := OpenTables("", cfg, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tables.Close()
+		return dumpMeta(t, tables)
+	})
+}
+
+// dumpMeta returns the dump of the metadata table.
+func dumpMeta(t *testing.T, src TableScanner) string {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := Dump(context.Background(), src, schemas.TableMeta, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -121,8 +121,12 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	// Each table's cells go to the sink on their own: a Flatten of them
 	// would be a fusion break on prism, shipping every cell through the
 	// runner once more before the sink.
+	raw := transforms.RawTweets
+	if cfg.Streaming() {
+		raw = transforms.RawTweetsCounting // counts in flight are marked (see recount.go)
+	}
 	for _, cells := range []beam.PCollection{
-		transforms.RawTweets(s, tweets),
+		raw(s, tweets),
 		transforms.TermIndex(s, tweets),
 		transforms.TweetFrequencyWith(s, tweets, freq),
 		transforms.GeoTemporalIndex(s, tweets),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -33,35 +34,52 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		return 0, fmt.Errorf("recount: the sink cannot read a minute")
 	}
 	var minutes []string
+	rebuild := map[string]bool{}
 	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
 		if m, ok := bytes.CutPrefix(key, []byte(transforms.RecountPrefix)); ok {
 			minutes = append(minutes, string(m))
 		}
+		if m, ok := bytes.CutPrefix(key, []byte(RebuildPrefix)); ok {
+			minutes = append(minutes, string(m))
+			rebuild[string(m)] = true
+		}
 		return nil
 	})
+	slices.Sort(minutes)
+	minutes = slices.Compact(minutes) // a minute marked both ways
 	if err != nil {
 		return 0, fmt.Errorf("recount: reading the marks: %w", err)
 	}
 	var dec schemas.Decoder
 	var out schemas.Decoded
+	var terms []transforms.Term
 	for _, m := range minutes {
 		at, err := time.ParseInLocation(schemas.MinuteLayout, m, time.UTC)
 		if err != nil {
 			continue // not a mark this version writes
 		}
 		counts := map[string]int64{}
-		err = ms.scanRawMinute(ctx, at.Unix(), func(_, value []byte) error {
+		var cells []schemas.Cell
+		err = ms.scanRawMinute(ctx, at.Unix(), func(key, value []byte) error {
 			out.Reset()
 			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
-			if len(out.Tweets) == 1 {
-				counts[out.Tweets[0].Lang]++
+			if len(out.Tweets) != 1 {
+				return nil
+			}
+			t := &out.Tweets[0]
+			counts[t.Lang]++
+			if rebuild[m] {
+				// The term and geo cells of the stored tweet, as the run
+				// that died may not have written them.
+				copy(t.RowKey[:], key)
+				cells, terms = transforms.TermCells(cells, terms, t)
+				cells = transforms.GeoCells(cells, out.Tweets)
 			}
 			return nil
 		})
 		if err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
-		var cells []schemas.Cell
 		err = ms.scanFrequencyMinute(ctx, at.Unix(), func(key, value []byte) error {
 			r, err := schemas.DecodeFrequency(key, value)
 			if err == nil && counts[r.Lang] == 0 {
@@ -76,6 +94,9 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 			cells = append(cells, schemas.FrequencyRow{Minute: m, Lang: lang, Count: n}.Cell())
 		}
 		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(transforms.RecountPrefix + m), Delete: true})
+		if rebuild[m] {
+			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(RebuildPrefix + m), Delete: true})
+		}
 		if err := tables.Write(ctx, cells); err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
@@ -105,4 +126,75 @@ func (t *cassandraTables) scanRawMinute(ctx context.Context, minute int64, fn fu
 
 func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
 	return t.Reader.ScanFrequencyMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
+}
+
+// Counts in flight. A stream's counts live in window state until they are
+// written (2 s after a minute's first tweet, then as they grow), and its
+// Kafka offsets are committed once the runner holds a checkpoint's
+// records, not once their counts are written: a stream killed in between
+// loses counts whose tweets the raw table holds and that the next run,
+// resuming from the committed offsets, never reads. So a stream marks the
+// minute of every tweet it stores (transforms.CountingPrefix, written with
+// the raw rows); a run that ends cleanly has written every count and
+// removes the marks (clearCounting), and a run that finds marks left by a
+// run that died turns them into rebuild marks (adoptCounting): when its
+// pipeline is done, it derives those minutes' term and geo cells and
+// counts again from their raw rows (recountMarked). (The other tables'
+// cells can be lost the same way, each table's sink writing at the end of
+// its own bundles; tweets whose raw rows were lost too are lost: the
+// resumed run does not read them again.)
+
+// adoptCounting turns the counting marks left in cfg's sink into rebuild
+// marks, and returns how many minutes it marked.
+func adoptCounting(ctx context.Context, cfg Config) (int, error) {
+	return moveMarks(ctx, cfg, transforms.CountingPrefix, RebuildPrefix)
+}
+
+// RebuildPrefix begins the names of the metadata rows that mark a minute
+// whose term and geo cells, and counts, are to be derived again from its
+// raw rows: a minute of a stream that died. Its Kafka offsets may have
+// been committed past tweets whose raw rows were written but whose term,
+// geo or frequency cells were still in the runner (each table's sink
+// writes at the end of its own bundles), and the resumed run does not
+// read them again. recountMarked rebuilds them.
+const RebuildPrefix = "rebuild/"
+
+// clearCounting removes the counting marks of cfg's sink.
+func clearCounting(ctx context.Context, cfg Config) error {
+	_, err := moveMarks(ctx, cfg, transforms.CountingPrefix, "")
+	return err
+}
+
+// moveMarks renames the metadata rows named from+M to to+M (deletes them
+// if to is empty), and returns how many.
+func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tables.Close()
+	var cells []schemas.Cell
+	n := 0
+	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
+		m, ok := bytes.CutPrefix(key, []byte(from))
+		if !ok {
+			return nil
+		}
+		n++
+		if to != "" {
+			cells = append(cells, schemas.MetaRow{Name: to + string(m)}.Cell())
+		}
+		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: bytes.Clone(key), Delete: true})
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("reading the %s marks: %w", from, err)
+	}
+	if len(cells) == 0 {
+		return 0, nil
+	}
+	if err := tables.Write(ctx, cells); err != nil {
+		return 0, fmt.Errorf("writing the %s marks: %w", to, err)
+	}
+	return n, nil
 }

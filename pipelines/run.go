@@ -58,6 +58,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := recordDeadRuns(ctx, cfg); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
 	}
+	// Counts a stream that died had not written: recounted at the end.
+	if _, err := adoptCounting(ctx, cfg); err != nil {
+		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
+	}
 	// recordRun writes rec; after a bulk load, whose store has no log, it
 	// also flushes the store, which makes the run's cells durable too.
 	recordRun := func(ctx context.Context, rec RunRecord) error {
@@ -109,8 +113,25 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		recordRun(context.WithoutCancel(ctx), rec)
 		return Summary{}, failure
 	}
+	if cfg.Streaming() {
+		// Every count of this stream is written: its marks can go.
+		if err := clearCounting(ctx, cfg); err != nil {
+			failure := &RunError{Step: "recount", Cause: err.Error()}
+			rec.Status, rec.Error = RunFailed, failure.Error()
+			recordRun(context.WithoutCancel(ctx), rec)
+			return Summary{}, failure
+		}
+	}
+	scrubbed, err := applyScrubGeo(ctx, cfg)
+	if err != nil {
+		failure := &RunError{Step: "scrub_geo", Cause: err.Error()}
+		rec.Status, rec.Error = RunFailed, failure.Error()
+		recordRun(context.WithoutCancel(ctx), rec)
+		return Summary{}, failure
+	}
 	sum := SummaryFromResult(result, elapsed)
 	sum.Recounted = recounted
+	sum.GeoScrubbed = scrubbed
 	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {

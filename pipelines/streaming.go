@@ -58,10 +58,11 @@ func (c Config) Resumes() bool {
 // a drained run guarantees (it commits exactly where it stopped), and on
 // the table's counts of those minutes coming from this stream alone. After
 // a crash (no drain) the records read after the last commit are read
-// again and counted twice in those minutes; so is a copy of a tweet read
-// before the restart (deduplication state does not survive it either).
-// A bounded re-run over the affected range, from files or with --start at
-// a time, rewrites absolute counts.
+// again and counted twice in those minutes, and counts the dead run held
+// in window state are missing; the resumed run recounts both kinds of
+// minutes from the raw table when its pipeline is done (the identity
+// table marks the first, the dead run's counting marks the second: see
+// recount.go).
 func FrequencyBase(ctx context.Context, cfg Config) (transforms.FrequencyBase, error) {
 	var base transforms.FrequencyBase
 	if !cfg.Resumes() {

@@ -33,9 +33,16 @@ type Summary struct {
 	Retracted int64 `json:"retracted,omitempty"`
 	// Recounted is how many minutes' frequency counts the run recounted
 	// from the raw table because stored tweets of theirs were removed.
-	Recounted int              `json:"recounted,omitempty"`
-	Rows      map[string]int64 `json:"rows"`
-	Seconds   float64          `json:"seconds"`
+	Recounted int `json:"recounted,omitempty"`
+	// Notices counts the compliance notices other than deletes
+	// (scrub_geo, status_withheld, user_withheld, v2 events) recorded in
+	// the metadata table (notice/...); they are skipped items too.
+	Notices int64 `json:"notices,omitempty"`
+	// GeoScrubbed counts the geo rows that scrub_geo messages removed
+	// when the pipeline was done.
+	GeoScrubbed int              `json:"geo_scrubbed,omitempty"`
+	Rows        map[string]int64 `json:"rows"`
+	Seconds     float64          `json:"seconds"`
 	// TweetsPerSec is Read over Seconds; for a stream whose workers run in
 	// this process, over ActiveSeconds.
 	TweetsPerSec float64 `json:"tweets_per_second"`
@@ -78,6 +85,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		OutOfRange:   counters[transforms.CounterOutOfRange],
 		Collisions:   counters[transforms.CounterCollisions],
 		Retracted:    counters[transforms.CounterRetracted],
+		Notices:      counters[transforms.CounterNotices],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}

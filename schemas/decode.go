@@ -41,6 +41,31 @@ type Decoded struct {
 	// v2 compliance events {"id": ..., "action": "delete"}. (The messages
 	// are counted in Skipped as SkipCompliance too.)
 	Deletes []uint64
+	// Notices are the compliance messages among the skipped items that are
+	// neither deletes nor ignored: scrub_geo, status_withheld,
+	// user_withheld, and v2 compliance events other than delete. (They
+	// are counted in Skipped as SkipCompliance too.)
+	Notices []Notice
+}
+
+// Notice is a compliance message other than a delete.
+type Notice struct {
+	// Kind is the message's kind: "scrub_geo", "status_withheld" or
+	// "user_withheld" (v1.1), or a v2 compliance event's action
+	// ("scrub_geo", "withheld", "protect", ...).
+	Kind string
+	// V2 says the notice is a v2 compliance event, whose ID may be a
+	// tweet's (a tweet compliance job) or a user's (a user compliance
+	// job): the event does not say which.
+	V2 bool
+	// ID is the id the notice is about: the user of scrub_geo and
+	// user_withheld, the tweet of status_withheld, the event's id (v2).
+	ID uint64
+	// UpTo is scrub_geo's up_to_status_id: the user's tweets up to this
+	// id lose their location. 0 for the other kinds (and for v2).
+	UpTo uint64
+	// Raw holds the message's bytes. It aliases Record.Data.
+	Raw []byte
 }
 
 // Reset empties d, keeping its capacity.
@@ -52,6 +77,8 @@ func (d *Decoded) Reset() {
 	d.Controls = 0
 	d.Skipped = [NumSkipKinds]int{}
 	d.Deletes = d.Deletes[:0]
+	clear(d.Notices)
+	d.Notices = d.Notices[:0]
 }
 
 // skip counts one item skipped as kind.
@@ -175,14 +202,23 @@ func (d *Decoder) decodeValue(out *Decoded, v *fastjson.Value, start, end, depth
 		out.skip(f.controlKind)
 		if id, ok := deletedID(v); ok {
 			out.Deletes = append(out.Deletes, id)
+		} else if n, ok := noticeOf(v); ok {
+			n.Raw = d.rec.Data[start:end]
+			out.Notices = append(out.Notices, n)
 		}
 		return
 	}
 	if kind, ok := f.notATweet(); ok {
 		out.skip(kind)
-		if kind == SkipCompliance && string(v.GetStringBytes("action")) == "delete" {
-			if id, err := strconv.ParseUint(string(v.GetStringBytes("id")), 10, 64); err == nil && id != 0 {
+		if kind == SkipCompliance {
+			action := string(v.GetStringBytes("action"))
+			id, err := strconv.ParseUint(string(v.GetStringBytes("id")), 10, 64)
+			switch {
+			case err != nil || id == 0:
+			case action == "delete":
 				out.Deletes = append(out.Deletes, id)
+			case action != "":
+				out.Notices = append(out.Notices, Notice{Kind: action, V2: true, ID: id, Raw: d.rec.Data[start:end]})
 			}
 		}
 		return
@@ -202,6 +238,72 @@ func deletedID(v *fastjson.Value) (uint64, bool) {
 		return id, err == nil && id != 0
 	}
 	return 0, false // the numeric id of v1.1 is float-mangled: never trusted
+}
+
+// noticeOf returns the notice of a v1.1 scrub_geo, status_withheld or
+// user_withheld message (ids from the *_str members: the numeric ones of
+// v1.1 are float-mangled).
+func noticeOf(v *fastjson.Value) (Notice, bool) {
+	idOf := func(o *fastjson.Value, key string) uint64 {
+		id, _ := strconv.ParseUint(string(o.GetStringBytes(key)), 10, 64)
+		return id
+	}
+	if o := v.Get("scrub_geo"); o != nil {
+		n := Notice{Kind: "scrub_geo", ID: idOf(o, "user_id_str"), UpTo: idOf(o, "up_to_status_id_str")}
+		return n, n.ID != 0 && n.UpTo != 0
+	}
+	if o := v.Get("status_withheld"); o != nil {
+		n := Notice{Kind: "status_withheld", ID: idOf(o, "id_str")}
+		if n.ID == 0 {
+			n.ID = exactID(o.Get("id"))
+		}
+		return n, n.ID != 0
+	}
+	if o := v.Get("user_withheld"); o != nil {
+		n := Notice{Kind: "user_withheld", ID: idOf(o, "id_str")}
+		if n.ID == 0 {
+			n.ID = exactID(o.Get("id"))
+		}
+		return n, n.ID != 0
+	}
+	return Notice{}, false
+}
+
+// exactID returns a numeric JSON id as its digits are written (fastjson
+// keeps a number's text), or 0 if it is not an integer. (A tweet's
+// numeric id may have been rounded by a float64 on its way, which is why
+// tweets are read by id_str; a notice without an id_str has only this.)
+func exactID(v *fastjson.Value) uint64 {
+	if v == nil || v.Type() != fastjson.TypeNumber {
+		return 0
+	}
+	id, err := strconv.ParseUint(v.String(), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return id
+}
+
+// TweetUserID returns the author's user id of a stored tweet's JSON:
+// user.id_str (v1.1), data.author_id (a v2 document) or author_id (a
+// flattened v2 tweet).
+func TweetUserID(data []byte) (uint64, bool) {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(data)
+	if err != nil {
+		return 0, false
+	}
+	var s []byte
+	switch {
+	case v.Exists("user"):
+		s = v.GetStringBytes("user", "id_str")
+	case v.Exists("data"):
+		s = v.GetStringBytes("data", "author_id")
+	default:
+		s = v.GetStringBytes("author_id")
+	}
+	id, err := strconv.ParseUint(string(s), 10, 64)
+	return id, err == nil && id != 0
 }
 
 // decodeObject decodes an object that is not a control message nor a

@@ -44,3 +44,47 @@ func TestRecordsThatAreNotTweets(t *testing.T) {
 		t.Errorf("a v2 tweet with a username member: %d tweets, want 1 (rejects %v, skipped %d)", len(out.Tweets), out.Rejects, out.Controls)
 	}
 }
+
+// TestComplianceNotices decodes the compliance messages other than
+// deletes into notices, with their ids, and the author of stored tweets.
+func TestComplianceNotices(t *testing.T) {
+	tests := []struct {
+		json string
+		want Notice
+	}{
+		{`{"scrub_geo":{"user_id":3,"user_id_str":"3","up_to_status_id":9,"up_to_status_id_str":"1790000000000000009"}}`, Notice{Kind: "scrub_geo", ID: 3, UpTo: 1790000000000000009}},
+		{`{"status_withheld":{"id":1790000000000000123,"user_id":3,"withheld_in_countries":["DE"]}}`, Notice{Kind: "status_withheld", ID: 1790000000000000123}},
+		{`{"user_withheld":{"id":3,"withheld_in_countries":["DE","FR"]}}`, Notice{Kind: "user_withheld", ID: 3}},
+		{`{"id":"1402326540359553025","action":"scrub_geo","created_at":"2021-06-08T18:37:48.000Z"}`, Notice{Kind: "scrub_geo", V2: true, ID: 1402326540359553025}},
+		{`{"id":"1402326540359553025","action":"withheld","created_at":"2021-06-08T18:37:48.000Z","withheld_in_countries":["DE"]}`, Notice{Kind: "withheld", V2: true, ID: 1402326540359553025}},
+	}
+	for _, tc := range tests {
+		var d Decoder
+		var out Decoded
+		d.Decode(Record{Data: []byte(tc.json)}, &out)
+		if len(out.Notices) != 1 || len(out.Deletes) != 0 || out.Skipped[SkipCompliance] != 1 {
+			t.Errorf("%s: notices %+v, deletes %v, skipped %v; want one notice", tc.json, out.Notices, out.Deletes, out.Skipped)
+			continue
+		}
+		n := out.Notices[0]
+		if string(n.Raw) != tc.json {
+			t.Errorf("%s: raw %q", tc.json, n.Raw)
+		}
+		if n.Kind != tc.want.Kind || n.V2 != tc.want.V2 || n.ID != tc.want.ID || n.UpTo != tc.want.UpTo {
+			t.Errorf("%s: notice %+v, want %+v", tc.json, n, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		json string
+		want uint64
+	}{
+		{`{"id_str":"5","text":"x","user":{"id":7,"id_str":"7"}}`, 7},
+		{`{"data":{"id":"5","text":"x","author_id":"8"},"includes":{}}`, 8},
+		{`{"id":"5","text":"x","author_id":"9"}`, 9},
+		{`{"id":"5","text":"x"}`, 0},
+	} {
+		if got, _ := TweetUserID([]byte(tc.json)); got != tc.want {
+			t.Errorf("TweetUserID(%s) = %d, want %d", tc.json, got, tc.want)
+		}
+	}
+}

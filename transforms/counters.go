@@ -38,6 +38,10 @@ const (
 	// by another version of the same id, or deleted by a compliance
 	// message.
 	CounterRetracted = "retracted"
+	// CounterNotices counts the compliance notices recorded in the
+	// metadata table (scrub_geo, status_withheld, user_withheld, v2
+	// compliance events other than delete); they are skipped items too.
+	CounterNotices = "notices"
 )
 
 var (
@@ -50,6 +54,7 @@ var (
 	collisionCount   = NewCounter(CounterCollisions)
 	rowsDeletedCount = NewCounter(CounterRowsDeleted)
 	retractedCount   = NewCounter(CounterRetracted)
+	noticeCount      = NewCounter(CounterNotices)
 	skippedByKind    = func() [schemas.NumSkipKinds]Counter {
 		var c [schemas.NumSkipKinds]Counter
 		for k := range c {

@@ -111,6 +111,10 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		deadLetterCount.Inc(ctx, int64(len(f.out.Rejects)))
 		emitDead(DeadLetterCells(nil, f.out.Rejects))
 	}
+	if len(f.out.Notices) > 0 {
+		noticeCount.Inc(ctx, int64(len(f.out.Notices)))
+		emitDead(NoticeCells(nil, f.out.Notices))
+	}
 	if len(f.out.Tweets) == 0 && len(f.out.Deletes) == 0 {
 		return
 	}

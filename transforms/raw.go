@@ -18,14 +18,41 @@ func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("RawTweets"), &RawFn{}, tweets)
 }
 
+// RawTweetsCounting is RawTweets for a stream: it also marks, under
+// CountingPrefix, the minute of every tweet it stores, ahead of the
+// tweet's cells (see RawFn.MarkCounting).
+func RawTweetsCounting(s beam.Scope, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("RawTweets"), &RawFn{MarkCounting: true}, tweets)
+}
+
 // RawFn turns a batch of tweets into RawTwitterData cells.
-type RawFn struct{}
+type RawFn struct {
+	// MarkCounting marks the minute of each tweet stored as being
+	// counted (CountingPrefix): a stream's counts live in window state
+	// until they are written, and a stream that dies loses them, while
+	// its Kafka offsets may already be committed past their tweets (the
+	// runner held them). The run that finds such marks recounts their
+	// minutes from the raw table (pipelines.Run); a run that ends cleanly
+	// has written every count and removes them.
+	MarkCounting bool
+}
 
 // ProcessElement emits two cells per tweet stored (raw and identity), the
 // delete of the raw cell of each version retracted with a mark to recount
 // its minute, and a tombstone per id deleted.
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := make([]schemas.Cell, 0, 2*(len(b.Tweets)+len(b.Replacements))+len(b.Retracted)+len(b.Deletes))
+	if f.MarkCounting {
+		// The marks first: a sink that writes a batch in parts writes
+		// them before the tweets they stand for.
+		var last string
+		b.stored(func(t *schemas.Tweet) {
+			if m := schemas.Minute(t.CreatedAt); m != last {
+				cells = append(cells, schemas.MetaRow{Name: CountingPrefix + m}.Cell())
+				last = m
+			}
+		})
+	}
 	cells = RawCells(cells, b.Tweets)
 	cells = RawCells(cells, b.Replacements)
 	for i := range b.Retracted {
@@ -55,6 +82,11 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 // version it removes, and the run recounts and unmarks them when its
 // pipeline is done (pipelines.Run).
 const RecountPrefix = "recount/"
+
+// CountingPrefix begins the names of the metadata rows that mark a
+// minute whose tweets a stream has stored and may not have counted yet
+// ("counting/YYYYMMDDhhmm"; see RawFn.MarkCounting).
+const CountingPrefix = "counting/"
 
 // deleteOf returns the cell that deletes c.
 func deleteOf(c schemas.Cell) schemas.Cell {

@@ -73,6 +73,11 @@ func (f *identifyFn) Teardown() error {
 // is a round trip.
 const identityReads = 32
 
+// Identities returns the keyspace's identity table and raw tweets as a
+// transforms.Identifier reads them (tweetindex forget uses it outside a
+// pipeline).
+func (r *Reader) Identities() transforms.Identities { return cassandraIdentities{r} }
+
 // cassandraIdentities reads the identity table and raw tweets of a
 // keyspace.
 type cassandraIdentities struct{ r *Reader }

@@ -68,6 +68,11 @@ func (f *identifyFn) Teardown() error {
 	return err
 }
 
+// Identities returns the store's identity table and raw tweets as a
+// transforms.Identifier reads them (tweetindex forget uses it outside a
+// pipeline).
+func (s *Store) Identities() transforms.Identities { return storeIdentities{s} }
+
 // storeIdentities reads the identity table and raw tweets of a store.
 type storeIdentities struct{ s *Store }
 

@@ -139,17 +139,28 @@ func (e *Engine) readSpread(ctx context.Context, spread uint8, day uint16, range
 func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit func(Hit) error) error {
 	// The language is checked on the tweet, which is read anyway.
 	out := page.emitter(e, f.Lang, emit)
+	out.match = func(t *schemas.Tweet) bool {
+		for _, p := range out.point[t.RowKey] {
+			if t.HasPoint && float32(t.Lat) == p[0] && float32(t.Lon) == p[1] {
+				return true
+			}
+		}
+		return false
+	}
 	f.Lang = ""
 	err := e.geoHits(ctx, f, box, func(hits []GeoHit) error {
-		out.point = make(map[schemas.RowKey][2]float32, len(hits))
+		out.point = make(map[schemas.RowKey][][2]float32, len(hits))
 		for _, h := range hits {
-			out.point[h.Key] = [2]float32{h.Lat, h.Lon}
+			out.point[h.Key] = append(out.point[h.Key], [2]float32{h.Lat, h.Lon})
 		}
 		keys := make([]schemas.RowKey, len(hits))
 		for i, h := range hits {
 			keys[i] = h.Key
 		}
-		return out.keys(ctx, keys)
+		// Two tweets of one row key (a collision) may both have points
+		// in the box: one row key, read once, each tweet kept if its
+		// point is one of the hits'.
+		return out.keys(ctx, slices.Compact(keys))
 	})
 	return out.end(err)
 }

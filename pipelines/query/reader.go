@@ -112,6 +112,22 @@ func (r CassandraReader) getRaw(ctx context.Context, k []byte) ([]byte, bool, er
 	return value, value != nil, err
 }
 
+// rowTweets reads every tweet of row key k: a slice of one partition.
+func (r CassandraReader) rowTweets(ctx context.Context, k schemas.RowKey) ([][]byte, error) {
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, append(k[:], make([]byte, 8)...))
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	err = r.Reader.ScanSlice(ctx, schemas.TableRaw, vals[:len(schemas.CQLRaw.PartitionKey)], k[:], afterRowKey(k[:])[:schemas.RowKeyLen+1], func(c schemas.Cell) error {
+		if bytes.HasPrefix(c.Key, k[:]) {
+			out = append(out, bytes.Clone(c.Value))
+		}
+		return nil
+	})
+	return out, err
+}
+
 // ScanAll scans the whole table, page by page.
 func (r CassandraReader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	return r.Reader.Scan(ctx, table, func(c schemas.Cell) error { return fn(c.Key, c.Value) })

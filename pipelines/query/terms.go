@@ -87,6 +87,7 @@ func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, fie
 		return err
 	}
 	out := page.emitter(e, s.lang, emit)
+	out.match = termMatcher(terms, op, field)
 	return out.end(e.termMatches(ctx, s, terms, op, field, page.After, func(keys []schemas.RowKey) error {
 		return out.keys(ctx, keys)
 	}))
@@ -203,6 +204,44 @@ func (e *Engine) termMatches(ctx context.Context, s span, terms []string, op Op,
 		}
 	}
 	return nil
+}
+
+// termMatcher returns whether a tweet holds the terms as Terms asks
+// (tokenized as the index was): the check of the tweets of a row key that
+// holds more than one (a collision), which the term index cannot tell
+// apart.
+func termMatcher(terms []string, op Op, field string) func(*schemas.Tweet) bool {
+	groups := queryGroups(terms, field)
+	var toks []transforms.Term
+	return func(t *schemas.Tweet) bool {
+		if field == transforms.FieldUser {
+			toks = transforms.UserTerms(toks[:0], t.UserName, t.ScreenName)
+		} else {
+			toks = transforms.Tokenize(toks[:0], t.Text)
+		}
+		has := func(g []string) bool {
+			for _, w := range g {
+				if !slices.ContainsFunc(toks, func(x transforms.Term) bool { return x.Term == w }) {
+					return false
+				}
+			}
+			return true
+		}
+		found := false
+		for _, g := range groups {
+			switch {
+			case len(g) == 0:
+				if op == And {
+					return false
+				}
+			case has(g):
+				found = true
+			case op == And:
+				return false
+			}
+		}
+		return found
+	}
 }
 
 // intersect returns the keys in every sorted list, in order.

@@ -38,6 +38,7 @@ func TestHelpExitsZero(t *testing.T) {
 		{[]string{"backfill", "status", "--help"}, []string{"backfill status", "Exit code 3", "--format"}, nil},
 		{[]string{"help", "backfill"}, []string{"tweetindex backfill"}, nil},
 		{[]string{"dump", "--help"}, []string{"tweetindex dump", "--table"}, nil},
+		{[]string{"forget", "--help"}, []string{"tweetindex forget --ids FILE", "tombstone", "Exit codes", "--format", "--ids"}, []string{"Beam flags"}},
 		{[]string{"schema", "--help"}, []string{"tweetindex schema print", "--replication"}, nil},
 		{[]string{"query", "--help"}, []string{"Questions:", "count", "series"}, nil},
 		{[]string{"query", "help"}, []string{"Questions:"}, nil},
@@ -86,7 +87,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"indx"}, `unknown command "indx" (want index, backfill, query, dump, schema or version); did you mean index?`},
+		{[]string{"indx"}, `unknown command "indx" (want index, backfill, query, dump, forget, schema or version); did you mean index?`},
 		{[]string{"help", "nope"}, `unknown command "nope"`},
 		{[]string{"--store", dir}, "name a command first"},
 		{[]string{"index", "--dry-run"}, "unknown flag --dry-run; did you mean --dry_run (a Beam flag: Dry run)?"},
@@ -102,6 +103,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"query", "count", "--store", dir, "--store", dir}, "--store given twice"},
 		{[]string{"dump", "--store", dir}, "no table: pass --table"},
 		{[]string{"dump", "--store", dir, "--table", "nope"}, `--table "nope"`},
+		{[]string{"forget", "--store", dir}, "no ids: pass --ids FILE"},
+		{[]string{"forget", "--ids", "x"}, "no tables: pass --store DIR or --cassandra HOSTS"},
+		{[]string{"forget", "--ids", "x", "--store", dir, "--format", "xml"}, `--format "xml"`},
 		{[]string{"schema"}, "want 'schema print' or 'schema apply'"},
 		{[]string{"schema", "print", "--replication", "x"}, "--replication"},
 		{[]string{"backfill", "status", "--store", dir, "--by", "week"}, `--by "week"`},
@@ -173,5 +177,38 @@ func TestBackfillStatusJSONLAndExitCode(t *testing.T) {
 	}
 	if code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00"); code != 0 || !strings.Contains(out, "covered") {
 		t.Errorf("status of the covered hour: exit %d, stderr %q, stdout:\n%s\nwant exit 0", code, errOut, out)
+	}
+}
+
+// TestForgetCommand: forget --format jsonl prints one object whose counts
+// say what happened, lists the bad lines on stderr and exits 0; the
+// table output says the same for people; a store that does not exist
+// exits 1.
+func TestForgetCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	input := filepath.Join(dir, "tweets.jsonl")
+	writeTweets(t, input, 5)
+	store := filepath.Join(dir, "store")
+	if code, _, errOut := runCLI(t, "index", "--input", input, "--store", store, "--progress", "0"); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	ids := filepath.Join(dir, "ids.txt")
+	// writeTweets numbers its ids from 1e15.
+	list := "1000000000000001\n{\"id\":\"1000000000000003\",\"action\":\"delete\"}\nnonsense\n1000000000000099\n"
+	if err := os.WriteFile(ids, []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "forget", "--ids", ids, "--store", store, "--format", "jsonl")
+	re := regexp.MustCompile(`^\{"read":3,"distinct":3,"forgotten":2,"already_absent":1,"already_deleted":0,"not_deletes":0,"bad_lines":1,"rows_deleted":\d+,"recounted":1,"seconds":[0-9.e-]+\}\n$`)
+	if code != 0 || !re.MatchString(out) || !strings.Contains(errOut, "ids.txt:3: not a tweet id") {
+		t.Errorf("forget --format jsonl: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "forget", "--ids", ids, "--store", store)
+	if code != 0 || !strings.Contains(out, "forgotten 0, already absent 3 (3 deleted before") {
+		t.Errorf("forget again: exit %d, stdout %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "forget", "--ids", ids, "--store", filepath.Join(dir, "nope")); code != 1 || !strings.Contains(errOut, "does not exist") {
+		t.Errorf("forget from a store that does not exist: exit %d, stderr %q; want exit 1", code, errOut)
 	}
 }

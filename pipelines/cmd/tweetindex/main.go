@@ -7,6 +7,7 @@
 //	tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day] [--format table|jsonl]
 //	tweetindex query    QUESTION (--store DIR | --cassandra HOSTS ...) [--from T1] [--to T2] [--lang L]
 //	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta
+//	tweetindex forget   --ids FILE (--store DIR | --cassandra HOSTS ...) [--format table|jsonl]
 //	tweetindex schema   print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
 //	tweetindex version
 //
@@ -45,6 +46,7 @@ Commands:
   backfill status  which time ranges the recorded runs cover (exit 3 if any is not covered)
   query            answer one of the ten questions from the tables
   dump             write a table as JSON lines
+  forget           delete tweets by id (a compliance list) from the tables
   schema           print or apply the Cassandra schema
   version          print the version
   help [COMMAND]   print the help of a command
@@ -55,7 +57,7 @@ the whole reference. Exit codes: 0 success, 1 failure, 2 usage error,
 `
 
 // commands are the commands, for "help" and "did you mean".
-var commands = []string{"index", "backfill", "query", "dump", "schema", "version", "help"}
+var commands = []string{"index", "backfill", "query", "dump", "forget", "schema", "version", "help"}
 
 func main() {
 	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
@@ -95,6 +97,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		err = runQuery(args)
 	case "dump":
 		err = runDump(args)
+	case "forget":
+		err = runForget(args)
 	case "schema":
 		err = runSchema(args)
 	case "version":
@@ -142,7 +146,7 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 }
 
 func unknownCommand(cmd string) error {
-	msg := fmt.Sprintf("unknown command %q (want index, backfill, query, dump, schema or version)", cmd)
+	msg := fmt.Sprintf("unknown command %q (want index, backfill, query, dump, forget, schema or version)", cmd)
 	if s := suggestWord(cmd, commands); s != "" {
 		msg += "; did you mean " + s + "?"
 	}

@@ -35,6 +35,12 @@ func printSummary(w io.Writer, s pipelines.Summary) {
 	if s.Retracted > 0 {
 		fmt.Fprintf(&b, "\n%d stored versions removed (replaced by another version of the tweet, or deleted by a compliance message)", s.Retracted)
 	}
+	if s.Notices > 0 {
+		fmt.Fprintf(&b, "\n%d compliance notices recorded in the metadata table (scrub_geo, withheld, ...: notice/...)", s.Notices)
+	}
+	if s.GeoScrubbed > 0 {
+		fmt.Fprintf(&b, "\n%d geo rows removed by scrub_geo", s.GeoScrubbed)
+	}
 	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d, identity %d\n",
 		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"], s.Rows["identity"])
 	if s.ActiveSeconds > 0 {

@@ -1,0 +1,160 @@
+package query_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// collidingPair returns two tweet lines of one second whose JSON has the
+// same 32-bit murmur2, so the same row key, with other words ("collide"
+// and a number of their own) and other points, and their ids.
+func collidingPair(at time.Time) (lines [2]string, ids [2]uint64, words [2]string, lats [2]float64) {
+	type cand struct {
+		line string
+		id   uint64
+		word string
+		lat  float64
+	}
+	seen := map[uint32]cand{}
+	for i := 0; ; i++ {
+		id := uint64(at.UnixMilli()-1288834974657)<<22 | uint64(i)
+		word := fmt.Sprintf("n%d", i)
+		lat := 10 + float64(i%1000)/10
+		line := fmt.Sprintf(`{"created_at":%q,"id_str":"%d","text":"collide %s","lang":"en","user":{"name":"n","screen_name":"s"},"coordinates":{"type":"Point","coordinates":[20,%g]}}`,
+			at.Format(time.RubyDate), id, word, lat)
+		h := schemas.Murmur2([]byte(line))
+		if prev, ok := seen[h]; ok && prev.lat != lat {
+			return [2]string{prev.line, line}, [2]uint64{prev.id, id}, [2]string{prev.word, word}, [2]float64{prev.lat, lat}
+		}
+		seen[h] = cand{line, id, word, lat}
+	}
+}
+
+// TestCollisionAnswersMatchTheQuestion indexes a pair of tweets that share
+// a row key (a collision), with words and points of their own: a term or
+// a box that only one of them matches retrieves that one alone, one that
+// both match retrieves both, once each, and pages of one tweet still give
+// both. On the store and through gocql against the CQL test server.
+func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 1, 12, 0, 9, 0, time.UTC)
+	lines, ids, words, lats := collidingPair(at)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "pair.jsonl")
+	if err := os.WriteFile(in, []byte(lines[0]+"\n"+lines[1]+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	check := func(t *testing.T, r query.Reader) {
+		e := query.NewEngine(r)
+		f := query.Filter{From: at.Add(-time.Minute), To: at.Add(time.Minute)}
+		collect := func(run func(query.Page, func(query.Hit) error) error, limit int) []uint64 {
+			t.Helper()
+			var got []uint64
+			page := query.Page{Limit: limit}
+			for {
+				n := 0
+				err := run(page, func(h query.Hit) error {
+					got = append(got, h.Tweet.ID)
+					k := h.Key
+					page.After = &k
+					n++
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if limit == 0 || n == 0 {
+					return got
+				}
+			}
+		}
+		terms := func(op query.Op, ws ...string) func(query.Page, func(query.Hit) error) error {
+			return func(p query.Page, emit func(query.Hit) error) error {
+				return e.Terms(ctx, f, ws, op, "text", p, emit)
+			}
+		}
+		box := func(lat float64) func(query.Page, func(query.Hit) error) error {
+			b := &query.Box{MinLon: 19.9, MaxLon: 20.1, MinLat: lat - 0.01, MaxLat: lat + 0.01}
+			return func(p query.Page, emit func(query.Hit) error) error {
+				return e.Geo(ctx, f, b, p, emit)
+			}
+		}
+		both := []uint64{min(ids[0], ids[1]), max(ids[0], ids[1])}
+		world := func(p query.Page, emit func(query.Hit) error) error {
+			return e.Geo(ctx, f, &query.Box{MinLon: -180, MaxLon: 180, MinLat: -90, MaxLat: 90}, p, emit)
+		}
+		for _, c := range []struct {
+			name string
+			run  func(query.Page, func(query.Hit) error) error
+			want []uint64
+		}{
+			{"term of the first", terms(query.And, words[0]), ids[:1]},
+			{"term of the second", terms(query.And, words[1]), ids[1:]},
+			{"AND of the first's terms", terms(query.And, "collide", words[0]), ids[:1]},
+			{"AND of both's words", terms(query.And, words[0], words[1]), nil},
+			{"OR of both's words", terms(query.Or, words[0], words[1]), both},
+			{"term of both", terms(query.And, "collide"), both},
+			{"box of the first", box(lats[0]), ids[:1]},
+			{"box of the second", box(lats[1]), ids[1:]},
+			{"box of both", world, both},
+		} {
+			for _, limit := range []int{0, 1} {
+				got := collect(c.run, limit)
+				want := c.want
+				if !slices.Equal(got, want) {
+					t.Errorf("%s (page size %d): tweets %v, want %v (the pair is %v)", c.name, limit, got, want, ids)
+				}
+			}
+		}
+	}
+
+	t.Run("store", func(t *testing.T) {
+		store := filepath.Join(dir, "store")
+		sum, err := pipelines.Run(ctx, pipelines.Config{Input: in, Store: store})
+		if err != nil || sum.Collisions != 1 {
+			t.Fatalf("run: %+v, %v; want one collision", sum, err)
+		}
+		st, err := storeio.Open(store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		check(t, query.StoreReader{Store: st})
+	})
+	t.Run("cassandra", func(t *testing.T) {
+		srv, err := cqlserver.New(cqlserver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		cfg := cassandraio.DefaultConfig(srv.Addr())
+		cfg.Keyspace = "tweetindex_collision"
+		cfg.Consistency = "ONE"
+		if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pipelines.Run(ctx, pipelines.Config{Input: in, Cassandra: &cfg}); err != nil {
+			t.Fatal(err)
+		}
+		cr, err := cassandraio.NewReader(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cr.Close()
+		check(t, query.CassandraReader{Reader: cr})
+	})
+}

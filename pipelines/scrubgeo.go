@@ -1,0 +1,179 @@
+package pipelines
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// scrub_geo. A v1.1 {"scrub_geo":{"user_id_str","up_to_status_id_str"}}
+// asks that the location of the user's tweets up to that id be removed;
+// a v2 compliance event {"id","action":"scrub_geo"} names a tweet (a
+// tweet compliance job) or a user (a user compliance job) without saying
+// which. The pipeline records each in the metadata table with a mark
+// (transforms.ScrubGeoPrefix), and Run applies the marks when the
+// pipeline is done: the geo rows of the tweets they name are deleted.
+//
+// The geotemporal index is keyed by place and day, not by user, and a geo
+// row holds no user id: a user's geo rows are found by one pass over the
+// geo table, reading, for each geo row of a tweet created no later than
+// the largest up_to of the marks, the raw tweet(s) of its row key for
+// their author. Geo rows are few (a few percent of tweets), and the pass
+// runs only after a run that received scrub_geo messages, once for all of
+// them. A v2 event is applied both ways: as a user's, to all the user's
+// tweets, and as a tweet's, through the identity table (Snowflake ids are
+// unique across users and tweets, so the wrong reading matches nothing).
+
+// rawKeyScanner reads the raw tweets of one row key (two tweets share
+// one in a collision).
+type rawKeyScanner interface {
+	scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error
+}
+
+func (t storeTables) scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error {
+	return t.Store.ScanPrefix(ctx, schemas.TableRaw, k[:], fn)
+}
+
+func (t *cassandraTables) scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error {
+	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, schemas.RawRow{Key: k}.Cell().Key)
+	if err != nil {
+		return err
+	}
+	hi := k
+	for i := len(hi) - 1; i >= 0; i-- { // the next row key
+		if hi[i]++; hi[i] != 0 {
+			break
+		}
+	}
+	return t.Reader.ScanSlice(ctx, schemas.TableRaw, vals[:len(schemas.CQLRaw.PartitionKey)], k[:], hi[:], func(c schemas.Cell) error {
+		if bytes.HasPrefix(c.Key, k[:]) {
+			return fn(c.Key, c.Value)
+		}
+		return nil
+	})
+}
+
+// applyScrubGeo applies the scrub_geo marks of cfg's sink, removes them,
+// and returns how many geo rows it deleted.
+func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
+	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	if err != nil {
+		return 0, err
+	}
+	defer tables.Close()
+	users := map[uint64]uint64{} // user -> largest up_to
+	var tweetIDs []uint64        // v2 events, read as tweets
+	var marks []schemas.Cell
+	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
+		user, upTo, ok := transforms.ParseScrubGeoMark(string(key))
+		if !ok {
+			return nil
+		}
+		users[user] = max(users[user], upTo)
+		if upTo == transforms.ScrubGeoAll {
+			tweetIDs = append(tweetIDs, user)
+		}
+		marks = append(marks, schemas.Cell{Table: schemas.TableMeta, Key: bytes.Clone(key), Delete: true})
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("scrub_geo: reading the marks: %w", err)
+	}
+	if len(marks) == 0 {
+		return 0, nil
+	}
+	rk, ok := tables.(rawKeyScanner)
+	src, ok2 := tables.(identitySource)
+	if !ok || !ok2 {
+		return 0, fmt.Errorf("scrub_geo: the sink cannot read raw tweets by row key")
+	}
+	var last int64 // the latest second a scrubbed tweet can have
+	for _, upTo := range users {
+		sec, ok := transforms.SnowflakeSecond(upTo)
+		if upTo == transforms.ScrubGeoAll || !ok {
+			sec = 1<<62 - 1 // no bound (or none that an id before Snowflake tells)
+		}
+		last = max(last, sec)
+	}
+
+	var dec schemas.Decoder
+	var out schemas.Decoded
+	deletes := map[string]schemas.Cell{}
+	scrub := func(k schemas.RowKey, data []byte) {
+		out.Reset()
+		dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &out)
+		if len(out.Tweets) != 1 {
+			return
+		}
+		t := out.Tweets[0]
+		t.RowKey = k
+		for _, c := range transforms.GeoCells(nil, []schemas.Tweet{t}) {
+			deletes[string(c.Key)] = schemas.Cell{Table: c.Table, Key: c.Key, Delete: true}
+		}
+	}
+
+	// Users: one pass over the geo table.
+	seen := map[schemas.RowKey]bool{}
+	var keys []schemas.RowKey
+	err = tables.ScanTable(ctx, schemas.TableGeo, func(key, value []byte) error {
+		r, err := schemas.DecodeGeo(key, value)
+		if err != nil || r.Key.Seconds() > last || seen[r.Key] {
+			return nil
+		}
+		seen[r.Key] = true
+		keys = append(keys, r.Key)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("scrub_geo: scanning the geo table: %w", err)
+	}
+	for _, k := range keys {
+		err := rk.scanRawKey(ctx, k, func(key, value []byte) error {
+			row, err := schemas.DecodeRaw(key, value)
+			if err != nil {
+				return nil
+			}
+			user, ok := schemas.TweetUserID(row.JSON)
+			if upTo, named := users[user]; ok && named && row.ID <= upTo {
+				scrub(k, row.JSON)
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("scrub_geo: reading raw tweets: %w", err)
+		}
+	}
+
+	// v2 events read as tweet ids: through the identity table.
+	if len(tweetIDs) > 0 {
+		ids := src.Identities()
+		rows, err := ids.Identities(ctx, tweetIDs)
+		if err != nil {
+			return 0, fmt.Errorf("scrub_geo: %w", err)
+		}
+		for id, r := range rows {
+			if r.Deleted {
+				continue
+			}
+			data, ok, err := ids.RawJSON(ctx, r.Key, id)
+			if err != nil {
+				return 0, fmt.Errorf("scrub_geo: %w", err)
+			}
+			if ok {
+				scrub(r.Key, data)
+			}
+		}
+	}
+
+	cells := make([]schemas.Cell, 0, len(deletes)+len(marks))
+	for _, c := range deletes {
+		cells = append(cells, c)
+	}
+	if err := tables.Write(ctx, append(cells, marks...)); err != nil {
+		return 0, fmt.Errorf("scrub_geo: %w", err)
+	}
+	return len(deletes), nil
+}

@@ -1,0 +1,72 @@
+package transforms
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// Compliance notices other than deletes (scrub_geo, status_withheld,
+// user_withheld, v2 compliance events other than delete) are recorded in
+// the metadata table, a row each, so that none is dropped unseen:
+// "notice/<kind>/<id>" (and "/<up_to id>" for scrub_geo), the id a
+// zero-padded 20-digit decimal, the value the message's bytes. A
+// scrub_geo also leaves a mark under ScrubGeoPrefix, which the run applies
+// when its pipeline is done (pipelines.Run) and then removes.
+
+// NoticePrefix begins the names of the metadata rows that record
+// compliance notices.
+const NoticePrefix = "notice/"
+
+// ScrubGeoPrefix begins the names of the metadata rows that mark a
+// scrub_geo to apply: "scrubgeo/<user id>/<up_to id>", both zero-padded to
+// 20 digits. A v2 scrub_geo event, whose id may be a user's or a tweet's,
+// is marked with the largest up_to (ScrubGeoAll): all the user's tweets,
+// and the tweet of that id.
+const ScrubGeoPrefix = "scrubgeo/"
+
+// ScrubGeoAll is the up_to of a v2 scrub_geo event's mark.
+const ScrubGeoAll = math.MaxUint64
+
+// NoticeCells appends the metadata cells of notices to dst: a record of
+// each, and a scrub_geo mark for each scrub_geo.
+func NoticeCells(dst []schemas.Cell, notices []schemas.Notice) []schemas.Cell {
+	for _, n := range notices {
+		name := fmt.Sprintf("%s%s/%020d", NoticePrefix, n.Kind, n.ID)
+		if n.Kind == "scrub_geo" {
+			upTo := n.UpTo
+			if n.V2 {
+				upTo = ScrubGeoAll
+			}
+			name += fmt.Sprintf("/%020d", upTo)
+			dst = append(dst, schemas.MetaRow{Name: ScrubGeoMark(n.ID, upTo)}.Cell())
+		}
+		dst = append(dst, schemas.MetaRow{Name: name, Value: bytes.Clone(n.Raw)}.Cell())
+	}
+	return dst
+}
+
+// ScrubGeoMark returns the name of the mark of a scrub_geo of user's
+// tweets up to upTo.
+func ScrubGeoMark(user, upTo uint64) string {
+	return fmt.Sprintf("%s%020d/%020d", ScrubGeoPrefix, user, upTo)
+}
+
+// ParseScrubGeoMark returns the user and up_to of a scrub_geo mark's name.
+func ParseScrubGeoMark(name string) (user, upTo uint64, ok bool) {
+	rest, ok := strings.CutPrefix(name, ScrubGeoPrefix)
+	if !ok {
+		return 0, 0, false
+	}
+	u, t, ok := strings.Cut(rest, "/")
+	if !ok {
+		return 0, 0, false
+	}
+	user, err1 := strconv.ParseUint(u, 10, 64)
+	upTo, err2 := strconv.ParseUint(t, 10, 64)
+	return user, upTo, err1 == nil && err2 == nil
+}
