@@ -27,7 +27,7 @@
 // is acknowledged at the configured consistency. A write that still fails
 // after its retries fails the bundle. Writer is the same logic without Beam.
 //
-// Reading: Reader.Scan (unordered, streaming), Reader.ScanTable (key
+// Reading: Reader.ScanAll (unordered, streaming), Reader.ScanTable (key
 // order, in memory: the order of the embedded store), Reader.ScanPartition
 // and Reader.Get.
 //

@@ -208,3 +208,17 @@ func writeAll(t testing.TB, cfg Config, cells []schemas.Cell) (WriterStats, erro
 	err = w.Close(ctx)
 	return w.Stats(), err
 }
+
+// readCells reads every cell of table through r (Reader.ScanAll).
+func readCells(t testing.TB, r *Reader, table schemas.Table) []schemas.Cell {
+	t.Helper()
+	var got []schemas.Cell
+	err := r.ScanAll(context.Background(), table, func(k, v []byte) error {
+		got = append(got, schemas.Cell{Table: table, Key: k, Value: v})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}

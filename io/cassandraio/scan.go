@@ -44,28 +44,29 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// Scan calls fn for every row of table as a cell, in no particular key
-// order: partitions come in the cluster's token order (the test server's
-// own order), the rows of a partition in clustering order. It pages
-// through the table (Config.PageSize rows a page) and retries a page that
-// failed with a retriable error. It stops at the first error of fn.
-func (r *Reader) Scan(ctx context.Context, table schemas.Table, fn func(schemas.Cell) error) error {
+// ScanAll calls fn for every cell of table, in no particular key order:
+// partitions come in the cluster's token order (the test server's own
+// order), the rows of a partition in clustering order. It pages through
+// the table (Config.PageSize rows a page) and retries a page that failed
+// with a retriable error. It stops at the first error of fn. fn may keep
+// key and value.
+func (r *Reader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	ct := schemas.CQLTableOf(table)
 	if ct == nil {
 		return fmt.Errorf("cassandraio: unknown table %q", byte(table))
 	}
 	stmt := schemas.CQLSelectStatement(r.cfg.Keyspace, ct, schemas.CQLSelectAll)
-	return r.pages(ctx, stmt.Text, nil, ct, fn)
+	return r.pages(ctx, stmt.Text, nil, ct, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
 
 // ScanTable calls fn for every cell of table in key order: the order of
 // the embedded store (storeio.Store.ScanTable), so that a dump of either is
 // the same bytes. It reads the whole table into memory and sorts it; for
-// tables too large for that, use Scan.
+// tables too large for that, use ScanAll.
 func (r *Reader) ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	var cells []schemas.Cell
-	err := r.Scan(ctx, table, func(c schemas.Cell) error {
-		cells = append(cells, c)
+	err := r.ScanAll(ctx, table, func(key, value []byte) error {
+		cells = append(cells, schemas.Cell{Table: table, Key: key, Value: value})
 		return nil
 	})
 	if err != nil {

@@ -38,11 +38,7 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 		}
 		defer r.Close()
 		for _, table := range schemas.Tables {
-			var got []schemas.Cell
-			if err := r.Scan(t.Context(), table, func(c schemas.Cell) error { got = append(got, c); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			checkTable(t, table, want[table], got)
+			checkTable(t, table, want[table], readCells(t, r, table))
 		}
 	}
 	counters := map[string]int64{}

@@ -41,11 +41,7 @@ func testRoundTrip(t *testing.T, tg *target) {
 	}
 	defer r.Close()
 	for _, table := range schemas.Tables {
-		var got []schemas.Cell
-		if err := r.Scan(ctx, table, func(c schemas.Cell) error { got = append(got, c); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		checkTable(t, table, want[table], got)
+		checkTable(t, table, want[table], readCells(t, r, table))
 	}
 	if tg.srv != nil {
 		checkServer(t, tg, want)
@@ -408,5 +404,39 @@ func TestWriterFailsFastWithoutSchema(t *testing.T) {
 	}
 	if st.Retries != 0 {
 		t.Errorf("retried %d times a non-retriable error", st.Retries)
+	}
+}
+
+// TestCopyKeyspace copies a keyspace into a new one: the copy holds every
+// cell of every table, byte for byte; copying onto itself is refused.
+func TestCopyKeyspace(t *testing.T) {
+	tg := newServerTarget(t, nil)
+	cells := testCells(150, 3)
+	if _, err := writeAll(t, tg.cfg, cells); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	to := tg.cfg
+	to.Keyspace = "tweetindex_copy"
+	if err := ApplySchema(ctx, to, schemas.ReplicationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	copied, err := CopyKeyspace(ctx, to, tg.cfg.Keyspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(cells)
+	for _, table := range schemas.Tables {
+		if copied[table] != int64(len(want[table])) {
+			t.Errorf("%s: %d rows copied, want %d", table.Name(), copied[table], len(want[table]))
+		}
+		got, err := tg.srv.Cells(to.Keyspace, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTable(t, table, want[table], got)
+	}
+	if _, err := CopyKeyspace(ctx, to, to.Keyspace); err == nil {
+		t.Error("CopyKeyspace copied a keyspace onto itself")
 	}
 }

@@ -114,7 +114,7 @@ func (r CassandraReader) getRaw(ctx context.Context, k []byte) ([]byte, bool, er
 
 // ScanAll scans the whole table, page by page.
 func (r CassandraReader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
-	return r.Reader.Scan(ctx, table, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
+	return r.Reader.ScanAll(ctx, table, fn)
 }
 
 // Scan reads the partitions of the range.
