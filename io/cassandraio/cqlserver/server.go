@@ -25,9 +25,12 @@ type Options struct {
 	DataCenter     string
 	Rack           string
 	ReleaseVersion string
-	// Logf, when set, receives one line per rejected statement and per
-	// connection error.
+	// Logf, when set, receives one line per refused statement (with the
+	// reason) and per connection error.
 	Logf func(format string, args ...any)
+	// Trace also sends Logf every statement text received (QUERY and
+	// PREPARE): what a driver or tool asks, to see what it needs.
+	Trace bool
 }
 
 // Server is an in-process CQL native protocol v4 server holding the tables
