@@ -402,3 +402,37 @@ func TestValidKeyspace(t *testing.T) {
 		}
 	}
 }
+
+// TestCQLPartitions: the partition functions name the partition that
+// CQLValues puts a row of that minute, hour, day or spread in.
+func TestCQLPartitions(t *testing.T) {
+	pk := func(c Cell) []any {
+		t.Helper()
+		v, err := CQLValues(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v[:len(CQLTableOf(c.Table).PartitionKey)]
+	}
+	same := func(name string, got, want []any) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d values, want %d", name, len(got), len(want))
+		}
+		for i := range got {
+			if !cqlValueEqual(got[i], want[i]) {
+				t.Errorf("%s: value %d = %v (%T), the row's is %v (%T)", name, i, got[i], got[i], want[i], want[i])
+			}
+		}
+	}
+	for _, sec := range []int64{0, 59, 3599, 1539202764, 86400*20000 + 23*3600 + 59*60 + 59} {
+		js := []byte(fmt.Sprint(sec))
+		k := NewRowKey(sec, js)
+		raw := RawRow{Key: k, ID: 1, JSON: js}.Cell()
+		same("raw", CQLRawPartition(sec, int(Murmur2(k[:])%RawBuckets)), pk(raw))
+		same("terms", CQLTermPartition("go", "text", sec), pk(TermRow{Term: "go", Field: "text", Key: k}.Cell()))
+		same("frequency", CQLFrequencyPartition(Day(sec)), pk(FrequencyRow{Minute: Minute(sec), Lang: "en", Count: 1}.Cell()))
+		g := NewGeoKey(Spread(Murmur2(js)), Day(sec), "u4pruydq")
+		same("geo", CQLGeoPartition(g.Spread(), g.Day()), pk(GeoRow{Geo: g, Key: k}.Cell()))
+	}
+}

@@ -3,10 +3,8 @@ package cassandraio
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
-	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -216,31 +214,21 @@ func (r *Reader) page(ctx context.Context, text string, binds []any, cl gocql.Co
 }
 
 // ScanRawMinute calls fn for every raw tweet created in the minute that
-// begins at Unix second minute: the minute's RawBuckets partitions, each
-// in clustering order (so not in row key order across them).
+// begins at Unix second minute, in key order: Scan of the minute's
+// RawBuckets partitions.
 func (r *Reader) ScanRawMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	key := make([]byte, schemas.RawKeyLen) // a raw key of the minute
-	binary.BigEndian.PutUint64(key, uint64(minute))
-	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
-	if err != nil {
-		return err
-	}
-	for b := 0; b < schemas.RawBuckets; b++ {
-		vals[1] = int8(b)
-		if err := r.ScanPartitionValues(ctx, schemas.TableRaw, vals, fn); err != nil {
-			return err
-		}
-	}
-	return nil
+	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
+	return r.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
+		return fn(schemas.Cell{Table: schemas.TableRaw, Key: key, Value: value})
+	})
 }
 
 // ScanFrequencyMinute calls fn for the frequency cells of the minute that
-// begins at Unix second minute: a slice of its day's partition.
+// begins at Unix second minute, in key order: a slice of its day's
+// partition.
 func (r *Reader) ScanFrequencyMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	m := time.Unix(minute, 0).UTC()
-	vals, err := schemas.CQLKeyValues(nil, schemas.TableFrequency, []byte(m.Format(schemas.MinuteLayout)+"und"))
-	if err != nil {
-		return err
-	}
-	return r.ScanSlice(ctx, schemas.TableFrequency, vals, m, m.Add(time.Minute), fn)
+	lo, hi := schemas.Minute(minute), schemas.Minute(minute+60)
+	return r.Scan(ctx, schemas.TableFrequency, []byte(lo), []byte(hi), func(key, value []byte) error {
+		return fn(schemas.Cell{Table: schemas.TableFrequency, Key: key, Value: value})
+	})
 }

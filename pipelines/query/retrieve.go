@@ -99,7 +99,7 @@ func (o *emitter) fetch(ctx context.Context, ks []schemas.RowKey, values [][]byt
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			value, ok, err := o.e.R.Get(ctx, schemas.TableRaw, ks[i][:])
+			value, ok, err := o.e.R.Lookup(ctx, schemas.TableRaw, ks[i][:])
 			if err == nil && !ok {
 				err = fmt.Errorf("index points at row %x, which the raw table does not hold", ks[i][:])
 			}
@@ -160,7 +160,7 @@ func (e *Engine) langFilter(lang string) func(context.Context, schemas.RowKey) (
 	}
 	var d decoder
 	return func(ctx context.Context, k schemas.RowKey) (bool, error) {
-		value, ok, err := e.R.Get(ctx, schemas.TableRaw, k[:])
+		value, ok, err := e.R.Lookup(ctx, schemas.TableRaw, k[:])
 		if err != nil || !ok {
 			return false, err
 		}
