@@ -36,7 +36,7 @@
 // order (in memory). Reader and storeio.Store answer the query engine
 // alike (query.Reader).
 //
-// The package's tests run the real driver against cqlserver, an in-process
+// The package's tests run the real driver against cassandratest, an in-process
 // CQL protocol server; with CASSANDRA_HOSTS set, the integration tests run
 // against a real cluster instead (see runners/cassandra).
 package cassandraio

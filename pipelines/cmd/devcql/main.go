@@ -1,4 +1,4 @@
-// Command devcql runs the project's CQL test server (io/cassandraio/cqlserver)
+// Command devcql runs the project's CQL test server (io/cassandraio/cassandratest)
 // on a loopback port, for trying the Cassandra path with nothing installed:
 // tweetindex schema apply, index --cassandra and query --cassandra talk to
 // it through gocql over the real CQL native protocol. It keeps its tables
@@ -21,7 +21,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 )
 
 func main() {
@@ -65,11 +65,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unexpected argument %q (devcql takes only flags)", fs.Arg(0))}
 	}
-	opts := cqlserver.Options{Addr: *addr, Trace: *trace}
+	opts := cassandratest.Options{Addr: *addr, Trace: *trace}
 	if *verbose || *trace {
 		opts.Logf = func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
 	}
-	srv, err := cqlserver.New(opts)
+	srv, err := cassandratest.New(opts)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (another server there? pass -addr)", *addr, err)
 	}

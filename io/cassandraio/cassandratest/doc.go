@@ -1,7 +1,8 @@
-// Package cqlserver is an in-process server of the Cassandra native
-// protocol, version 4 (doc/native_protocol_v4.spec in apache/cassandra),
-// for testing the Cassandra sink with the real gocql driver where no
-// Cassandra can be installed.
+// Package cassandratest is a test helper, as kafkaio/kafkatest is for
+// Kafka: an in-process server of the Cassandra native protocol, version 4
+// (doc/native_protocol_v4.spec in apache/cassandra), for testing the
+// Cassandra sink with the real gocql driver where no Cassandra can be
+// installed, and for trying the Cassandra path locally (devcql).
 //
 // It is not a CQL engine. It executes exactly the statements of the
 // project's catalog (schemas.CQLSchema, schemas.CQLCatalog and
@@ -33,4 +34,4 @@
 // Faults can be injected into write requests (InjectFault): write timeout,
 // unavailable, overloaded, dropped connection and slow answers, optionally
 // after applying the write. Stats counts requests, rows and faults served.
-package cqlserver
+package cassandratest

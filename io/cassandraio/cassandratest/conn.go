@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"bufio"
@@ -51,7 +51,7 @@ func (c *conn) serve() {
 	}()
 	// readLoop returns only when the connection ends, always with the reason.
 	if err := c.readLoop(); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-		c.srv.logf("cqlserver: connection %s: %v", c.nc.RemoteAddr(), err)
+		c.srv.logf("cassandratest: connection %s: %v", c.nc.RemoteAddr(), err)
 	}
 	// No more senders: let the writer send what is queued, then hang up.
 	c.requests.Wait()

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"crypto/md5"
@@ -163,7 +163,7 @@ func (s *Server) parse(text, keyspace string) (*stmt, *cqlError) {
 	if sel, ok, err := parseSystemSelect(norm); ok {
 		if err != nil {
 			s.stats.rejected.Add(1)
-			s.logf("cqlserver: refused statement %q: %s", text, err.msg)
+			s.logf("cassandratest: refused statement %q: %s", text, err.msg)
 			return nil, err
 		}
 		st := &stmt{sys: sel, specKeyspace: sel.table.keyspace, specTable: sel.table.name}
@@ -182,7 +182,7 @@ func (s *Server) parse(text, keyspace string) (*stmt, *cqlError) {
 	if st, ok, err := parseSelectStar(norm, keyspace); ok {
 		if err != nil {
 			s.stats.rejected.Add(1)
-			s.logf("cqlserver: refused statement %q: %s", text, err.msg)
+			s.logf("cassandratest: refused statement %q: %s", text, err.msg)
 		}
 		return st, err
 	}
@@ -201,8 +201,8 @@ func (s *Server) parse(text, keyspace string) (*stmt, *cqlError) {
 		return st, nil
 	}
 	s.stats.rejected.Add(1)
-	s.logf("cqlserver: refused statement %q: not in the tweetindex catalog", text)
-	return nil, errInvalid("cqlserver: statement is not in the tweetindex CQL catalog (schemas.CQLCatalog, schemas.CQLSchema); besides it this server answers only SELECT * FROM [keyspace.]table [LIMIT n] and the system tables drivers read: %q", text)
+	s.logf("cassandratest: refused statement %q: not in the tweetindex catalog", text)
+	return nil, errInvalid("cassandratest: statement is not in the tweetindex CQL catalog (schemas.CQLCatalog, schemas.CQLSchema); besides it this server answers only SELECT * FROM [keyspace.]table [LIMIT n] and the system tables drivers read: %q", text)
 }
 
 // lookupCatalog returns the catalog statement whose text is exactly text.

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"encoding/binary"
@@ -118,7 +118,7 @@ func (c *conn) request(h header, body []byte) []byte {
 // trace logs a statement received, under Options.Trace.
 func (s *Server) trace(op, text string) {
 	if s.opts.Trace {
-		s.logf("cqlserver: %s %q", op, text)
+		s.logf("cassandratest: %s %q", op, text)
 	}
 }
 

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"encoding/binary"
@@ -187,5 +187,5 @@ func encodeSystem(v any) []byte {
 		}
 		return b
 	}
-	panic(fmt.Sprintf("cqlserver: no encoding for system value %T", v))
+	panic(fmt.Sprintf("cassandratest: no encoding for system value %T", v))
 }

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"crypto/md5"
@@ -268,7 +268,7 @@ func parseSystemSelect(text string) (sel *sysSelect, ok bool, err *cqlError) {
 	for _, part := range sysAndRE.Split(strings.TrimSpace(m[4]), -1) {
 		cm := sysCondRE.FindStringSubmatch(part)
 		if cm == nil {
-			return nil, true, errInvalid("cqlserver: only WHERE col = ? or col = 'literal' conditions joined by AND are served on system tables, not %q", part)
+			return nil, true, errInvalid("cassandratest: only WHERE col = ? or col = 'literal' conditions joined by AND are served on system tables, not %q", part)
 		}
 		cond := sysCond{column: t.column(strings.ToLower(cm[1])), bound: -1}
 		if cond.column < 0 {
