@@ -245,7 +245,8 @@ is 1 GB only for a source whose every line is a megabyte of garbage.)`,
 		Regular:      []CQLColumn{{"value", CQLText}}, // JSON, or empty
 		Comment:      "Index parameters, per-day counts and runs: name -> JSON value",
 		Reason: `Partition (name): one small JSON value per name ("param/index",
-"run/<start>", ...). Bytes, not megabytes.`,
+"run/<start>", "geoday/<day>" marking the days that hold geo rows, ...).
+Bytes, not megabytes.`,
 	})
 
 	// CQLIdentity stores the identity table.

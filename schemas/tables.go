@@ -367,7 +367,8 @@ func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 }
 
 // MetaRow is a row of the metadata table: a name and a JSON value. Index
-// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord).
+// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord),
+// the days that hold geo rows under "geoday/YYYY-MM-DD" (GeoDayMarker).
 type MetaRow struct {
 	Name  string
 	Value []byte

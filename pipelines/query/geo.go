@@ -19,7 +19,7 @@ type GeoHit struct {
 	Lat, Lon float32
 }
 
-// geoHits calls fn once per day of f's range with the day's hits in box
+// geoHits calls fn once per day read (geoDays) with the day's hits in box
 // (every geotagged tweet if box is nil), in row key order.
 //
 // The box is covered with geohash ranges (Cover) under the engine's
@@ -52,7 +52,11 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 	if st, ok := e.R.(*storeio.Store); ok {
 		return e.geoHitsStore(ctx, st, s, ranges, box, workers, fn)
 	}
-	for day := schemas.Day(s.from); int64(day) <= (s.to-1)/86400; day++ {
+	days, err := e.geoDays(ctx, s)
+	if err != nil {
+		return err
+	}
+	for _, day := range days {
 		perSpread := make([][]GeoHit, schemas.SpreadCount)
 		jobs := make(chan int)
 		errs := make(chan error, workers)
@@ -100,6 +104,29 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 		}
 	}
 	return nil
+}
+
+// geoDays returns the days of s to read the geo table of: those the
+// reader says may hold geo rows (cassandraio.Reader.GeoDays: the day
+// markers), or every day of s.
+func (e *Engine) geoDays(ctx context.Context, s span) ([]uint16, error) {
+	from, to := int64(schemas.Day(s.from)), (s.to-1)/86400
+	if to > math.MaxUint16 {
+		to = math.MaxUint16
+	}
+	if gd, ok := e.R.(interface {
+		GeoDays(ctx context.Context, from, to uint16) ([]uint16, bool, error)
+	}); ok && from <= to {
+		days, ok, err := gd.GeoDays(ctx, uint16(from), uint16(to))
+		if err != nil || ok {
+			return days, err
+		}
+	}
+	var days []uint16
+	for d := from; d <= to; d++ {
+		days = append(days, uint16(d))
+	}
+	return days, nil
 }
 
 // readSpread reads the ranges of one spread value and day.
