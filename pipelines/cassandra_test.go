@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // startCQL starts the in-process CQL server, applies the schema through
 // the real driver and returns a sink configuration for it.
-func startCQL(t *testing.T) (*cqlserver.Server, *cassandraio.Config) {
+func startCQL(t *testing.T) (*cassandratest.Server, *cassandraio.Config) {
 	t.Helper()
-	srv, err := cqlserver.New(cqlserver.Options{})
+	srv, err := cassandratest.New(cassandratest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +55,12 @@ func TestCassandraMatchesStore(t *testing.T) {
 	wantTables := dumpStore(t, store)
 	input := filepath.Join(repoRoot(t), "testdata", "sample", "*")
 
-	faults := []cqlserver.Fault{
-		{Kind: cqlserver.WriteTimeout, Count: 3},
-		{Kind: cqlserver.WriteTimeout, Count: 2, Applied: true},
-		{Kind: cqlserver.Unavailable, Count: 3},
-		{Kind: cqlserver.Overloaded, Count: 3},
-		{Kind: cqlserver.DropConnection, Count: 2, Applied: true},
+	faults := []cassandratest.Fault{
+		{Kind: cassandratest.WriteTimeout, Count: 3},
+		{Kind: cassandratest.WriteTimeout, Count: 2, Applied: true},
+		{Kind: cassandratest.Unavailable, Count: 3},
+		{Kind: cassandratest.Overloaded, Count: 3},
+		{Kind: cassandratest.DropConnection, Count: 2, Applied: true},
 	}
 	for _, withFaults := range []bool{false, true} {
 		t.Run(fmt.Sprintf("faults=%v", withFaults), func(t *testing.T) {

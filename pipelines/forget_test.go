@@ -211,7 +211,7 @@ func TestForgetStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return query.NewEngine(query.StoreReader{Store: st}), func() { st.Close() }
+			return query.NewEngine(st), func() { st.Close() }
 		})
 }
 
@@ -227,7 +227,7 @@ func TestForgetCassandra(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return query.NewEngine(query.CassandraReader{Reader: r}), func() { r.Close() }
+			return query.NewEngine(r), func() { r.Close() }
 		})
 }
 

@@ -45,6 +45,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	geoDays, err := geoDaysParam(ctx, cfg, fresh)
+	if err != nil {
+		return Summary{}, err
+	}
 	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess(), FreshSink: fresh}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {
@@ -52,7 +56,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	started := time.Now()
 	rec := newRunRecord(cfg, started)
-	if err := writeRunRecord(ctx, cfg, rec); err != nil {
+	if err := writeRunRecord(ctx, cfg, rec, geoDays...); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
 	}
 	if err := recordDeadRuns(ctx, cfg); err != nil {
@@ -272,19 +276,19 @@ func newRunRecord(cfg Config, started time.Time) RunRecord {
 	return rec
 }
 
-// writeRunRecord writes rec, and the index parameters, to the metadata
-// table of cfg's sink.
-func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord) error {
+// writeRunRecord writes rec, the index parameters and extra cells to the
+// metadata table of cfg's sink.
+func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord, extra ...schemas.Cell) error {
 	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
 	if err != nil {
 		return err
 	}
 	params, _ := json.Marshal(CurrentParams())
 	run, _ := json.Marshal(rec)
-	werr := tables.Write(ctx, []schemas.Cell{
+	werr := tables.Write(ctx, append([]schemas.Cell{
 		schemas.MetaRow{Name: "param/index", Value: params}.Cell(),
 		schemas.MetaRow{Name: rec.name(), Value: run}.Cell(),
-	})
+	}, extra...))
 	if cerr := tables.Close(); werr == nil {
 		werr = cerr
 	}

@@ -22,6 +22,16 @@ import (
 // usual Cassandra guideline: every partition under 100 MB (and well under
 // a million rows), whatever the rate, and every query the seeds ask for a
 // bounded set of partition reads.
+//
+// Column types: text wherever the value is text (terms, fields, language
+// tags, geohashes, dead-letter sources and reasons, metadata names and
+// their JSON values), so that cqlsh and other drivers show them as strings;
+// blob only for bytes that must come back exactly as read and need not be
+// UTF-8 (the stored tweet JSON, a dead letter's raw input, row keys and
+// identity values). Cassandra validates text as UTF-8: the cells keep text
+// valid (TermRow.Cell and DeadLetterRow.Cell replace invalid bytes with
+// U+FFFD; the tokenizer and the language rule never produce them), and
+// CQLValues refuses a cell whose text is not.
 
 // CQLType is a CQL column type, numbered as the native protocol numbers its
 // [option] ids (native_protocol_v4.spec, section 4.2.5.2).
@@ -145,7 +155,7 @@ per-hour partition would be 12.5 GB or 525 MB at crisis rates.`,
 		Name:  "term_index",
 		Table: TableTerms,
 		PartitionKey: []CQLColumn{
-			{"term", CQLBlob},    // the term's UTF-8 bytes as tokenized (blob: input may hold invalid UTF-8)
+			{"term", CQLText},    // the term as tokenized (TermRow.Cell makes it valid UTF-8)
 			{"field", CQLText},   // "text", "user", ...
 			{"day", CQLDate},     // UTC day of created_at
 			{"hour", CQLTinyint}, // UTC hour of created_at, 0..23
@@ -170,7 +180,7 @@ Rare terms make small partitions; that costs nothing.`,
 		PartitionKey: []CQLColumn{{"day", CQLDate}},
 		Clustering: []CQLColumn{
 			{"minute", CQLTimestamp}, // the 1-minute window (UTC)
-			{"lang", CQLBlob},        // language tag bytes as in the tweet (blob: input)
+			{"lang", CQLText},        // language tag: ASCII letters, digits, '-' and '_', or "und"
 		},
 		Regular: []CQLColumn{{"tweets", CQLBigint}}, // absolute count of the window, never a counter
 		Comment: "TweetFrequency: day -> (minute, lang) -> absolute tweet count",
@@ -211,11 +221,11 @@ tweet were geotagged, 200 K rows = 10 MB.`,
 		Name:  "dead_letter",
 		Table: TableDeadLetter,
 		PartitionKey: []CQLColumn{
-			{"source", CQLBlob},  // file path or "kafka:TOPIC/PARTITION" (blob: paths need not be UTF-8)
+			{"source", CQLText},  // file path or "kafka:TOPIC/PARTITION" (DeadLetterRow.Cell makes it valid UTF-8)
 			{"chunk", CQLBigint}, // line / 1000
 		},
 		Clustering: []CQLColumn{{"line", CQLBigint}, {"item", CQLInt}},
-		Regular:    []CQLColumn{{"reason", CQLBlob}, {"raw", CQLBlob}},
+		Regular:    []CQLColumn{{"reason", CQLText}, {"raw", CQLBlob}}, // raw: the input bytes as read, valid UTF-8 or not
 		Comment:    "Dead letters: (source, chunk) -> line, item -> reason, raw input",
 		Reason: `Partition (source, line / 1000), clustered by line and item (the
 number of the dead letter among those of its line: a v2 page or a one-line
@@ -232,10 +242,11 @@ is 1 GB only for a source whose every line is a megabyte of garbage.)`,
 		Name:         "metadata",
 		Table:        TableMeta,
 		PartitionKey: []CQLColumn{{"name", CQLText}},
-		Regular:      []CQLColumn{{"value", CQLBlob}},
+		Regular:      []CQLColumn{{"value", CQLText}}, // JSON, or empty
 		Comment:      "Index parameters, per-day counts and runs: name -> JSON value",
 		Reason: `Partition (name): one small JSON value per name ("param/index",
-"run/<start>", ...). Bytes, not megabytes.`,
+"run/<start>", "geoday/<day>" marking the days that hold geo rows, ...).
+Bytes, not megabytes.`,
 	})
 
 	// CQLIdentity stores the identity table.

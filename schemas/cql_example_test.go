@@ -20,7 +20,7 @@ func ExampleCQLSchema() {
 	// CREATE TABLE IF NOT EXISTS tweetindex.tweet_frequency (
 	//     day date,
 	//     minute timestamp,
-	//     lang blob,
+	//     lang text,
 	//     tweets bigint,
 	//     PRIMARY KEY ((day), minute, lang)
 	// ) WITH CLUSTERING ORDER BY (minute ASC, lang ASC)

@@ -98,6 +98,58 @@ func goTypeMatches(t CQLType, v any) bool {
 	return false
 }
 
+// TestCQLTextColumns: every column whose value is text is a CQL text
+// column (cqlsh and other drivers show it as a string); blobs are only the
+// bytes that must come back as read.
+func TestCQLTextColumns(t *testing.T) {
+	blobs := map[string]bool{"raw_tweets.row_key": true, "raw_tweets.tweet": true, "term_index.row_key": true,
+		"geo_temporal.row_key": true, "dead_letter.raw": true, "tweet_identity.row_key": true}
+	texts := map[string]bool{"term_index.term": true, "term_index.field": true, "tweet_frequency.lang": true,
+		"geo_temporal.geohash": true, "dead_letter.source": true, "dead_letter.reason": true,
+		"metadata.name": true, "metadata.value": true}
+	for _, ct := range CQLTables() {
+		for _, c := range ct.Columns() {
+			name := ct.Name + "." + c.Name
+			switch {
+			case texts[name] && c.Type != CQLText:
+				t.Errorf("%s is %s, want text", name, c.Type)
+			case blobs[name] && c.Type != CQLBlob:
+				t.Errorf("%s is %s, want blob", name, c.Type)
+			case !texts[name] && !blobs[name] && (c.Type == CQLText || c.Type == CQLBlob):
+				t.Errorf("%s is %s: say here whether it holds text", name, c.Type)
+			}
+		}
+	}
+}
+
+// TestCQLTextIsValidUTF8: a term, a dead letter's source and reason that
+// are not UTF-8 are stored with U+FFFD in their place, and the cells map
+// to CQL values (Cassandra refuses text that is not UTF-8).
+func TestCQLTextIsValidUTF8(t *testing.T) {
+	k := NewRowKey(1539202764, []byte("x"))
+	term := TermRow{Term: "a\xffb", Field: "text", Key: k}.Cell()
+	dl := DeadLetterRow{Origin: Origin{Source: "dir/\xe9t\xe9.json", Line: 3}, Reason: "bad \xff byte", Raw: []byte("\xff")}.Cell()
+	for _, c := range []Cell{term, dl} {
+		vals, err := CQLValues(nil, c)
+		if err != nil {
+			t.Fatalf("%s cell %q: %v", c.Table.Name(), c.Key, err)
+		}
+		if back, err := CellFromCQL(CQLTableOf(c.Table), vals); err != nil || !bytes.Equal(back.Key, c.Key) || !bytes.Equal(back.Value, c.Value) {
+			t.Errorf("%s cell %q does not round-trip: %q, %v", c.Table.Name(), c.Key, back.Key, err)
+		}
+	}
+	if r, _ := DecodeTerm(term.Key, term.Value); r.Term != "a\uFFFDb" {
+		t.Errorf("term stored as %q, want %q", r.Term, "a\uFFFDb")
+	}
+	r, _ := DecodeDeadLetter(dl.Key, dl.Value)
+	if r.Origin.Source != "dir/\uFFFDt\uFFFD.json" || r.Reason != "bad \uFFFD byte" || string(r.Raw) != "\xff" {
+		t.Errorf("dead letter stored as %q, %q, %q", r.Origin.Source, r.Reason, r.Raw)
+	}
+	if _, err := CQLValues(nil, MetaRow{Name: "run/1", Value: []byte("\xff")}.Cell()); err == nil {
+		t.Error("CQLValues accepted a metadata value that is not UTF-8")
+	}
+}
+
 func TestCQLDerivedPartitionColumns(t *testing.T) {
 	sec := time.Date(2018, 10, 10, 20, 19, 24, 0, time.UTC).Unix()
 	js := []byte(`{"id_str":"1"}`)
@@ -348,5 +400,39 @@ func TestValidKeyspace(t *testing.T) {
 		if ValidKeyspace(bad) == nil {
 			t.Errorf("ValidKeyspace(%q) accepted it", bad)
 		}
+	}
+}
+
+// TestCQLPartitions: the partition functions name the partition that
+// CQLValues puts a row of that minute, hour, day or spread in.
+func TestCQLPartitions(t *testing.T) {
+	pk := func(c Cell) []any {
+		t.Helper()
+		v, err := CQLValues(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v[:len(CQLTableOf(c.Table).PartitionKey)]
+	}
+	same := func(name string, got, want []any) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d values, want %d", name, len(got), len(want))
+		}
+		for i := range got {
+			if !cqlValueEqual(got[i], want[i]) {
+				t.Errorf("%s: value %d = %v (%T), the row's is %v (%T)", name, i, got[i], got[i], want[i], want[i])
+			}
+		}
+	}
+	for _, sec := range []int64{0, 59, 3599, 1539202764, 86400*20000 + 23*3600 + 59*60 + 59} {
+		js := []byte(fmt.Sprint(sec))
+		k := NewRowKey(sec, js)
+		raw := RawRow{Key: k, ID: 1, JSON: js}.Cell()
+		same("raw", CQLRawPartition(sec, int(Murmur2(k[:])%RawBuckets)), pk(raw))
+		same("terms", CQLTermPartition("go", "text", sec), pk(TermRow{Term: "go", Field: "text", Key: k}.Cell()))
+		same("frequency", CQLFrequencyPartition(Day(sec)), pk(FrequencyRow{Minute: Minute(sec), Lang: "en", Count: 1}.Cell()))
+		g := NewGeoKey(Spread(Murmur2(js)), Day(sec), "u4pruydq")
+		same("geo", CQLGeoPartition(g.Spread(), g.Day()), pk(GeoRow{Geo: g, Key: k}.Cell()))
 	}
 }

@@ -61,7 +61,10 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 		if r.Freq > math.MaxInt32 {
 			return dst, fmt.Errorf("terms cell %q: frequency %d too large", c.Key, r.Freq)
 		}
-		return append(dst, c.Key[:len(r.Term)], r.Field, dayTime(Day(sec)), int8(sec%86400/3600), c.Key[len(c.Key)-RowKeyLen:], int32(r.Freq)), nil
+		if !utf8.ValidString(r.Term) {
+			return dst, fmt.Errorf("terms cell %q: term is not valid UTF-8", c.Key)
+		}
+		return append(dst, r.Term, r.Field, dayTime(Day(sec)), int8(sec%86400/3600), c.Key[len(c.Key)-RowKeyLen:], int32(r.Freq)), nil
 	case TableFrequency:
 		r, err := DecodeFrequency(c.Key, c.Value)
 		if err != nil {
@@ -74,7 +77,10 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 		if err := canonical(FrequencyRow{Minute: m.Format(MinuteLayout), Lang: r.Lang, Count: r.Count}.Cell(), c); err != nil {
 			return dst, fmt.Errorf("frequency cell %q: %w", c.Key, err)
 		}
-		return append(dst, dayTime(Day(m.Unix())), m, nonNil(c.Key[len(MinuteLayout):]), r.Count), nil
+		if !utf8.ValidString(r.Lang) {
+			return dst, fmt.Errorf("frequency cell %q: language is not valid UTF-8", c.Key)
+		}
+		return append(dst, dayTime(Day(m.Unix())), m, r.Lang, r.Count), nil
 	case TableGeo:
 		r, err := DecodeGeo(c.Key, c.Value)
 		if err != nil {
@@ -96,12 +102,15 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 		if r.Item > math.MaxInt32 {
 			return dst, fmt.Errorf("dead-letter cell %q: item %d too large", c.Key, r.Item)
 		}
-		return append(dst, nonNil(c.Key[:len(r.Origin.Source)]), deadLetterChunk(r.Origin.Line), r.Origin.Line, int32(r.Item), []byte(r.Reason), nonNil(r.Raw)), nil
-	case TableMeta:
-		if !utf8.Valid(c.Key) {
-			return dst, fmt.Errorf("meta cell %q: name is not valid UTF-8", c.Key)
+		if !utf8.ValidString(r.Origin.Source) || !utf8.ValidString(r.Reason) {
+			return dst, fmt.Errorf("dead-letter cell %q: source or reason is not valid UTF-8", c.Key)
 		}
-		return append(dst, string(c.Key), nonNil(c.Value)), nil
+		return append(dst, r.Origin.Source, deadLetterChunk(r.Origin.Line), r.Origin.Line, int32(r.Item), r.Reason, nonNil(r.Raw)), nil
+	case TableMeta:
+		if !utf8.Valid(c.Key) || !utf8.Valid(c.Value) {
+			return dst, fmt.Errorf("meta cell %q: name or value is not valid UTF-8", c.Key)
+		}
+		return append(dst, string(c.Key), string(c.Value)), nil
 	}
 	return dst, fmt.Errorf("cell of unknown table %q", byte(c.Table))
 }
@@ -124,9 +133,9 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 		c = Cell{Table: TableIdentity, Key: IdentityKey(uint64(asInt(values[0]))), Value: nonNil(asBytes(values[1]))}
 	case TableTerms:
 		k, kerr := RowKeyFromBytes(asBytes(values[4]))
-		c, err = TermRow{Term: string(asBytes(values[0])), Field: asString(values[1]), Key: k, Freq: uint32(asInt(values[5]))}.Cell(), kerr
+		c, err = TermRow{Term: asString(values[0]), Field: asString(values[1]), Key: k, Freq: uint32(asInt(values[5]))}.Cell(), kerr
 	case TableFrequency:
-		c = FrequencyRow{Minute: asTime(values[1]).UTC().Format(MinuteLayout), Lang: string(asBytes(values[2])), Count: asInt(values[3])}.Cell()
+		c = FrequencyRow{Minute: asTime(values[1]).UTC().Format(MinuteLayout), Lang: asString(values[2]), Count: asInt(values[3])}.Cell()
 	case TableGeo:
 		k, kerr := RowKeyFromBytes(asBytes(values[3]))
 		day := asTime(values[1]).Unix() / 86400
@@ -147,9 +156,9 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 		if item < 0 || item > math.MaxInt32 {
 			err = fmt.Errorf("item %d out of range", item)
 		}
-		c = DeadLetterRow{Origin: Origin{Source: string(asBytes(values[0])), Line: asInt(values[2])}, Item: uint32(item), Reason: string(asBytes(values[4])), Raw: nonNil(asBytes(values[5]))}.Cell()
+		c = DeadLetterRow{Origin: Origin{Source: asString(values[0]), Line: asInt(values[2])}, Item: uint32(item), Reason: asString(values[4]), Raw: nonNil(asBytes(values[5]))}.Cell()
 	case TableMeta:
-		c = Cell{Table: TableMeta, Key: []byte(asString(values[0])), Value: nonNil(asBytes(values[1]))}
+		c = Cell{Table: TableMeta, Key: []byte(asString(values[0])), Value: nonNil(asBytes(values[1]))} // a text column: an empty value reads as []byte{}
 	default:
 		return Cell{}, fmt.Errorf("unknown CQL table %q", t.Name)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Table names one of the stored tables. Its value is the one-byte prefix of
@@ -164,9 +165,10 @@ func TermPrefix(term, field string) []byte {
 	return append(b, 0)
 }
 
-// Cell encodes the row.
+// Cell encodes the row. The term is text (a CQL text column): bytes of it
+// that are not UTF-8 become U+FFFD (the tokenizer never makes such terms).
 func (r TermRow) Cell() Cell {
-	k := append(TermPrefix(r.Term, r.Field), r.Key[:]...)
+	k := append(TermPrefix(validText(r.Term), r.Field), r.Key[:]...)
 	var v []byte
 	if r.Freq > 1 {
 		v = strconv.AppendUint(nil, uint64(r.Freq), 10)
@@ -326,7 +328,11 @@ type DeadLetterRow struct {
 }
 
 // Cell encodes the row: the value is uvarint(len(reason)), reason, raw.
+// The source and the reason are text (a CQL text column each): bytes that
+// are not UTF-8 in them (a file name in another encoding, a decoder message
+// quoting the input) become U+FFFD. The raw bytes are kept as they are.
 func (r DeadLetterRow) Cell() Cell {
+	r.Origin.Source, r.Reason = validText(r.Origin.Source), validText(r.Reason)
 	k := make([]byte, 0, len(r.Origin.Source)+13)
 	k = append(append(k, r.Origin.Source...), 0)
 	k = binary.BigEndian.AppendUint64(k, uint64(r.Origin.Line))
@@ -361,7 +367,8 @@ func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 }
 
 // MetaRow is a row of the metadata table: a name and a JSON value. Index
-// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord).
+// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord),
+// the days that hold geo rows under "geoday/YYYY-MM-DD" (GeoDayMarker).
 type MetaRow struct {
 	Name  string
 	Value []byte
@@ -369,3 +376,13 @@ type MetaRow struct {
 
 // Cell encodes the row.
 func (r MetaRow) Cell() Cell { return Cell{Table: TableMeta, Key: []byte(r.Name), Value: r.Value} }
+
+// validText returns s with every byte that is not part of valid UTF-8
+// replaced by U+FFFD: what a CQL text column can hold. Valid strings are
+// returned as they are, without copying.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

@@ -1,6 +1,8 @@
 package transforms
 
 import (
+	"slices"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -23,10 +25,12 @@ func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 type GeoFn struct{}
 
 // ProcessElement emits the cells of the batch's geotagged tweets stored,
-// and the deletes of the cells of the versions it retracts, if any.
+// the day marker of each day they fall on (schemas.GeoDayMarker), and the
+// deletes of the cells of the versions it retracts, if any.
 func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := GeoCells(nil, b.Tweets)
 	cells = GeoCells(cells, b.Replacements)
+	cells = GeoDayMarkers(cells, cells)
 	n := len(cells)
 	cells = GeoCells(cells, b.Retracted)
 	for j := n; j < len(cells); j++ {
@@ -47,6 +51,28 @@ func GeoCells(dst []schemas.Cell, tweets []schemas.Tweet) []schemas.Cell {
 		}
 		geo := schemas.NewGeoKey(schemas.Spread(t.RowKey.Hash()), schemas.Day(t.CreatedAt), schemas.Geohash(t.Lat, t.Lon))
 		dst = append(dst, schemas.GeoRow{Geo: geo, Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon), Kind: schemas.TweetPointKind(t)}.Cell())
+	}
+	return dst
+}
+
+// GeoDayMarkers appends to dst the day marker of each day the geo cells
+// among cells fall on, once each.
+func GeoDayMarkers(dst, cells []schemas.Cell) []schemas.Cell {
+	var last uint16
+	var days []uint16
+	for i := range cells {
+		c := &cells[i]
+		if c.Table != schemas.TableGeo || c.Delete || len(c.Key) < schemas.GeoKeyLen {
+			continue
+		}
+		d := schemas.GeoKey(c.Key[:schemas.GeoKeyLen]).Day()
+		if len(days) > 0 && d == last || slices.Contains(days, d) {
+			continue
+		}
+		days, last = append(days, d), d
+	}
+	for _, d := range days {
+		dst = append(dst, schemas.GeoDayMarker(d))
 	}
 	return dst
 }

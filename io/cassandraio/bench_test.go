@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkWriter(b *testing.B) {
 		{"single-row-requests", func(c *Config) { c.MaxBatchRows = 1 }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			srv, err := cqlserver.New(cqlserver.Options{})
+			srv, err := cassandratest.New(cassandratest.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -27,11 +27,16 @@
 // is acknowledged at the configured consistency. A write that still fails
 // after its retries fails the bundle. Writer is the same logic without Beam.
 //
-// Reading: Reader.Scan (unordered, streaming), Reader.ScanTable (key
-// order, in memory: the order of the embedded store), Reader.ScanPartition
-// and Reader.Get.
+// Reading: Reader.Scan reads a key range in the embedded store's key order
+// (storeio.Store.Scan) as the CQL partitions that hold it (raw tweets:
+// RawBuckets partitions a minute; terms: one an hour; frequency: a slice of
+// a day; geo: one spread and day; ranges.go is the one place that knows
+// this), Reader.Lookup and Reader.Get read one cell, Reader.ScanAll a whole
+// table (unordered, streaming), Reader.ScanTable a whole table in key
+// order (in memory). Reader and storeio.Store answer the query engine
+// alike (query.Reader).
 //
-// The package's tests run the real driver against cqlserver, an in-process
+// The package's tests run the real driver against cassandratest, an in-process
 // CQL protocol server; with CASSANDRA_HOSTS set, the integration tests run
 // against a real cluster instead (see runners/cassandra).
 package cassandraio

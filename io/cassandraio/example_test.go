@@ -6,14 +6,14 @@ import (
 	"log"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // Write cells with a Writer and read a table back, here against the
 // in-process CQL server; with a cluster, give its hosts instead.
 func Example() {
-	srv, err := cqlserver.New(cqlserver.Options{})
+	srv, err := cassandratest.New(cassandratest.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -18,14 +18,14 @@ import (
 // cluster named by CASSANDRA_HOSTS (srv nil).
 type target struct {
 	cfg Config
-	srv *cqlserver.Server
+	srv *cassandratest.Server
 }
 
 // newServerTarget starts a CQL test server, applies the schema through
 // the driver and returns a config for it with fast retries.
 func newServerTarget(t testing.TB, tune func(*Config)) *target {
 	t.Helper()
-	srv, err := cqlserver.New(cqlserver.Options{})
+	srv, err := cassandratest.New(cassandratest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,4 +207,18 @@ func writeAll(t testing.TB, cfg Config, cells []schemas.Cell) (WriterStats, erro
 	}
 	err = w.Close(ctx)
 	return w.Stats(), err
+}
+
+// readCells reads every cell of table through r (Reader.ScanAll).
+func readCells(t testing.TB, r *Reader, table schemas.Table) []schemas.Cell {
+	t.Helper()
+	var got []schemas.Cell
+	err := r.ScanAll(context.Background(), table, func(k, v []byte) error {
+		got = append(got, schemas.Cell{Table: table, Key: k, Value: v})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -3,10 +3,8 @@ package cassandraio
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
-	"time"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -44,28 +42,29 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// Scan calls fn for every row of table as a cell, in no particular key
-// order: partitions come in the cluster's token order (the test server's
-// own order), the rows of a partition in clustering order. It pages
-// through the table (Config.PageSize rows a page) and retries a page that
-// failed with a retriable error. It stops at the first error of fn.
-func (r *Reader) Scan(ctx context.Context, table schemas.Table, fn func(schemas.Cell) error) error {
+// ScanAll calls fn for every cell of table, in no particular key order:
+// partitions come in the cluster's token order (the test server's own
+// order), the rows of a partition in clustering order. It pages through
+// the table (Config.PageSize rows a page) and retries a page that failed
+// with a retriable error. It stops at the first error of fn. fn may keep
+// key and value.
+func (r *Reader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	ct := schemas.CQLTableOf(table)
 	if ct == nil {
 		return fmt.Errorf("cassandraio: unknown table %q", byte(table))
 	}
 	stmt := schemas.CQLSelectStatement(r.cfg.Keyspace, ct, schemas.CQLSelectAll)
-	return r.pages(ctx, stmt.Text, nil, ct, fn)
+	return r.pages(ctx, stmt.Text, nil, ct, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
 
 // ScanTable calls fn for every cell of table in key order: the order of
 // the embedded store (storeio.Store.ScanTable), so that a dump of either is
 // the same bytes. It reads the whole table into memory and sorts it; for
-// tables too large for that, use Scan.
+// tables too large for that, use ScanAll.
 func (r *Reader) ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	var cells []schemas.Cell
-	err := r.Scan(ctx, table, func(c schemas.Cell) error {
-		cells = append(cells, c)
+	err := r.ScanAll(ctx, table, func(key, value []byte) error {
+		cells = append(cells, schemas.Cell{Table: table, Key: key, Value: value})
 		return nil
 	})
 	if err != nil {
@@ -215,31 +214,21 @@ func (r *Reader) page(ctx context.Context, text string, binds []any, cl gocql.Co
 }
 
 // ScanRawMinute calls fn for every raw tweet created in the minute that
-// begins at Unix second minute: the minute's RawBuckets partitions, each
-// in clustering order (so not in row key order across them).
+// begins at Unix second minute, in key order: Scan of the minute's
+// RawBuckets partitions.
 func (r *Reader) ScanRawMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	key := make([]byte, schemas.RawKeyLen) // a raw key of the minute
-	binary.BigEndian.PutUint64(key, uint64(minute))
-	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, key)
-	if err != nil {
-		return err
-	}
-	for b := 0; b < schemas.RawBuckets; b++ {
-		vals[1] = int8(b)
-		if err := r.ScanPartitionValues(ctx, schemas.TableRaw, vals, fn); err != nil {
-			return err
-		}
-	}
-	return nil
+	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
+	return r.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
+		return fn(schemas.Cell{Table: schemas.TableRaw, Key: key, Value: value})
+	})
 }
 
 // ScanFrequencyMinute calls fn for the frequency cells of the minute that
-// begins at Unix second minute: a slice of its day's partition.
+// begins at Unix second minute, in key order: a slice of its day's
+// partition.
 func (r *Reader) ScanFrequencyMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	m := time.Unix(minute, 0).UTC()
-	vals, err := schemas.CQLKeyValues(nil, schemas.TableFrequency, []byte(m.Format(schemas.MinuteLayout)+"und"))
-	if err != nil {
-		return err
-	}
-	return r.ScanSlice(ctx, schemas.TableFrequency, vals, m, m.Add(time.Minute), fn)
+	lo, hi := schemas.Minute(minute), schemas.Minute(minute+60)
+	return r.Scan(ctx, schemas.TableFrequency, []byte(lo), []byte(hi), func(key, value []byte) error {
+		return fn(schemas.Cell{Table: schemas.TableFrequency, Key: key, Value: value})
+	})
 }

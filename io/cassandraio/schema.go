@@ -67,3 +67,66 @@ func execRetrying(ctx context.Context, cfg Config, s *gocql.Session, stmt string
 		}
 	}
 }
+
+// copyChunk is how many cells CopyKeyspace hands the writer at a time.
+const copyChunk = 1000
+
+// CopyKeyspace copies every row of every table of keyspace from into the
+// keyspace of cfg, which must already hold the tables (ApplySchema): the
+// way to move a keyspace to a new layout of the same tables, such as the
+// text columns that replaced blobs (README, "Column types"). Rows are read
+// as cells, byte for byte whatever the source's column types (the driver
+// reads a blob into a string), and written with the sink's Writer (batched
+// by partition, retried); a TTL is not carried over (cfg.TTL applies). It
+// returns the rows copied per table. The copy is a snapshot: rows written
+// to the source meanwhile may or may not be in it.
+func CopyKeyspace(ctx context.Context, cfg Config, from string) (map[schemas.Table]int64, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := schemas.ValidKeyspace(from); err != nil {
+		return nil, fmt.Errorf("cassandraio: copy from: %w", err)
+	}
+	if from == cfg.Keyspace {
+		return nil, fmt.Errorf("cassandraio: copy keyspace %s onto itself", from)
+	}
+	src := cfg
+	src.Keyspace = from
+	r, err := NewReader(src)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	w, err := NewWriter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	copied := map[schemas.Table]int64{}
+	var cells []schemas.Cell
+	err = func() error {
+		for _, t := range schemas.Tables {
+			err := r.ScanAll(ctx, t, func(key, value []byte) error {
+				cells = append(cells, schemas.Cell{Table: t, Key: key, Value: value})
+				copied[t]++
+				if len(cells) < copyChunk {
+					return nil
+				}
+				err := w.Write(ctx, cells)
+				cells = nil // the writer keeps the cells until they are acknowledged
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("cassandraio: copy %s from %s to %s: %w", t.Name(), from, cfg.Keyspace, err)
+			}
+		}
+		return w.Write(ctx, cells)
+	}()
+	if cerr := w.Close(ctx); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return copied, nil
+}

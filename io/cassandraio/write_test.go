@@ -7,7 +7,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -38,11 +38,7 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 		}
 		defer r.Close()
 		for _, table := range schemas.Tables {
-			var got []schemas.Cell
-			if err := r.Scan(t.Context(), table, func(c schemas.Cell) error { got = append(got, c); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			checkTable(t, table, want[table], got)
+			checkTable(t, table, want[table], readCells(t, r, table))
 		}
 	}
 	counters := map[string]int64{}
@@ -73,14 +69,14 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 // answers slowly and is overloaded five times.
 func TestWriteBeam(t *testing.T) {
 	tg := newServerTarget(t, nil)
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.Overloaded, Count: 5})
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.Slow, Count: -1, Delay: 2 * time.Millisecond})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Overloaded, Count: 5})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Slow, Count: -1, Delay: 2 * time.Millisecond})
 	testBeamWrite(t, tg, 5)
 }
 
 func TestWriteFailsTheBundle(t *testing.T) {
 	tg := newServerTarget(t, func(c *Config) { c.MaxRetries = 1 })
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.Unavailable, Count: -1, Table: "raw_tweets"})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Unavailable, Count: -1, Table: "raw_tweets"})
 	p, s := beam.NewPipelineWithRoot()
 	Write(s, tg.cfg, beam.CreateList(s, [][]schemas.Cell{testCells(5, 7)}))
 	if err := ptest.Run(p); err == nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -41,11 +41,7 @@ func testRoundTrip(t *testing.T, tg *target) {
 	}
 	defer r.Close()
 	for _, table := range schemas.Tables {
-		var got []schemas.Cell
-		if err := r.Scan(ctx, table, func(c schemas.Cell) error { got = append(got, c); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		checkTable(t, table, want[table], got)
+		checkTable(t, table, want[table], readCells(t, r, table))
 	}
 	if tg.srv != nil {
 		checkServer(t, tg, want)
@@ -145,17 +141,17 @@ func TestApplySchemaIsIdempotent(t *testing.T) {
 // requests while a whole data set is written.
 var faultCases = []struct {
 	name    string
-	fault   cqlserver.Fault
+	fault   cassandratest.Fault
 	timeout time.Duration // client timeout, if not the default
 }{
-	{"write timeout", cqlserver.Fault{Kind: cqlserver.WriteTimeout, Count: 8}, 0},
-	{"write timeout after applying", cqlserver.Fault{Kind: cqlserver.WriteTimeout, Count: 8, Applied: true}, 0},
-	{"unavailable", cqlserver.Fault{Kind: cqlserver.Unavailable, Count: 8}, 0},
-	{"overloaded", cqlserver.Fault{Kind: cqlserver.Overloaded, Count: 8}, 0},
-	{"dropped connection", cqlserver.Fault{Kind: cqlserver.DropConnection, Count: 3}, 0},
-	{"dropped connection after applying", cqlserver.Fault{Kind: cqlserver.DropConnection, Count: 3, Applied: true}, 0},
-	{"slow answers", cqlserver.Fault{Kind: cqlserver.Slow, Count: 8, Delay: 20 * time.Millisecond}, 0},
-	{"slower than the client timeout", cqlserver.Fault{Kind: cqlserver.Slow, Count: 4, Delay: 400 * time.Millisecond}, 150 * time.Millisecond},
+	{"write timeout", cassandratest.Fault{Kind: cassandratest.WriteTimeout, Count: 8}, 0},
+	{"write timeout after applying", cassandratest.Fault{Kind: cassandratest.WriteTimeout, Count: 8, Applied: true}, 0},
+	{"unavailable", cassandratest.Fault{Kind: cassandratest.Unavailable, Count: 8}, 0},
+	{"overloaded", cassandratest.Fault{Kind: cassandratest.Overloaded, Count: 8}, 0},
+	{"dropped connection", cassandratest.Fault{Kind: cassandratest.DropConnection, Count: 3}, 0},
+	{"dropped connection after applying", cassandratest.Fault{Kind: cassandratest.DropConnection, Count: 3, Applied: true}, 0},
+	{"slow answers", cassandratest.Fault{Kind: cassandratest.Slow, Count: 8, Delay: 20 * time.Millisecond}, 0},
+	{"slower than the client timeout", cassandratest.Fault{Kind: cassandratest.Slow, Count: 4, Delay: 400 * time.Millisecond}, 150 * time.Millisecond},
 }
 
 // TestWriterSurvivesFaults writes a data set while the server injects each
@@ -185,7 +181,7 @@ func TestWriterSurvivesFaults(t *testing.T) {
 				t.Errorf("faults served = %d, want %d", served, tc.fault.Count)
 			}
 			minRetries := served
-			if tc.fault.Kind == cqlserver.Slow && tc.timeout == 0 {
+			if tc.fault.Kind == cassandratest.Slow && tc.timeout == 0 {
 				minRetries = 0 // slow but in time: no retry needed
 			}
 			if st.Retries < minRetries {
@@ -210,7 +206,7 @@ func TestWriterSurvivesFaults(t *testing.T) {
 func TestWriterWithoutRetriesFails(t *testing.T) {
 	cells := testCells(100, 3)
 	for _, tc := range faultCases {
-		if tc.fault.Kind == cqlserver.Slow && tc.timeout == 0 {
+		if tc.fault.Kind == cassandratest.Slow && tc.timeout == 0 {
 			continue // slow but in time is no failure
 		}
 		t.Run(tc.name, func(t *testing.T) {
@@ -239,7 +235,7 @@ func TestWriterWithoutRetriesFails(t *testing.T) {
 // the server the moment Flush returns, and not before they were sent.
 func TestFlushWaitsForAcknowledgement(t *testing.T) {
 	tg := newServerTarget(t, nil)
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.Slow, Count: -1, Delay: 60 * time.Millisecond})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Slow, Count: -1, Delay: 60 * time.Millisecond})
 	cells := testCells(40, 4)
 	w, err := NewWriter(tg.cfg)
 	if err != nil {
@@ -263,7 +259,7 @@ func TestFlushWaitsForAcknowledgement(t *testing.T) {
 
 func TestWriterBoundsRequestsInFlight(t *testing.T) {
 	tg := newServerTarget(t, func(c *Config) { c.MaxInFlight = 3 })
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.Slow, Count: -1, Delay: 10 * time.Millisecond})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Slow, Count: -1, Delay: 10 * time.Millisecond})
 	var cells []schemas.Cell
 	for i := 0; i < 60; i++ { // 60 partitions: 60 requests
 		cells = append(cells, schemas.MetaRow{Name: fmt.Sprint("n", i), Value: []byte("{}")}.Cell())
@@ -356,7 +352,7 @@ func TestWriterKeepsLatestValue(t *testing.T) {
 	}
 	// The first write fails and is retried 300ms later; the second is
 	// sent in the meantime and succeeds.
-	tg.srv.InjectFault(cqlserver.Fault{Kind: cqlserver.WriteTimeout})
+	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.WriteTimeout})
 	if err := w.Write(ctx, []schemas.Cell{row(1)}); err != nil {
 		t.Fatal(err)
 	}
@@ -408,5 +404,39 @@ func TestWriterFailsFastWithoutSchema(t *testing.T) {
 	}
 	if st.Retries != 0 {
 		t.Errorf("retried %d times a non-retriable error", st.Retries)
+	}
+}
+
+// TestCopyKeyspace copies a keyspace into a new one: the copy holds every
+// cell of every table, byte for byte; copying onto itself is refused.
+func TestCopyKeyspace(t *testing.T) {
+	tg := newServerTarget(t, nil)
+	cells := testCells(150, 3)
+	if _, err := writeAll(t, tg.cfg, cells); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	to := tg.cfg
+	to.Keyspace = "tweetindex_copy"
+	if err := ApplySchema(ctx, to, schemas.ReplicationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	copied, err := CopyKeyspace(ctx, to, tg.cfg.Keyspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected(cells)
+	for _, table := range schemas.Tables {
+		if copied[table] != int64(len(want[table])) {
+			t.Errorf("%s: %d rows copied, want %d", table.Name(), copied[table], len(want[table]))
+		}
+		got, err := tg.srv.Cells(to.Keyspace, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTable(t, table, want[table], got)
+	}
+	if _, err := CopyKeyspace(ctx, to, to.Keyspace); err == nil {
+		t.Error("CopyKeyspace copied a keyspace onto itself")
 	}
 }

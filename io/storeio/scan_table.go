@@ -1,7 +1,9 @@
 package storeio
 
 import (
+	"bytes"
 	"context"
+	"errors"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -9,4 +11,33 @@ import (
 // ScanTable calls fn for every cell of table, in key order.
 func (s *Store) ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	return s.Scan(ctx, table, nil, nil, fn)
+}
+
+// ScanAll calls fn for every cell of table. On the store that is key
+// order (ScanTable); readers of other sinks (cassandraio.Reader.ScanAll)
+// promise no order.
+func (s *Store) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
+	return s.Scan(ctx, table, nil, nil, fn)
+}
+
+// errFound ends Lookup's scan at the first cell.
+var errFound = errors.New("found")
+
+// Lookup is Get, except that a raw table key may be a row key alone
+// (schemas.RowKeyLen bytes): Lookup then returns the first tweet stored
+// under it (the one with the smallest id; a row key holds more than one
+// only after a collision).
+func (s *Store) Lookup(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
+	if table != schemas.TableRaw || len(key) != schemas.RowKeyLen {
+		return s.Get(table, key)
+	}
+	var value []byte
+	err := s.Scan(ctx, schemas.TableRaw, key, append(bytes.Clone(key), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), func(_, v []byte) error {
+		value = append([]byte{}, v...) // non-nil: found; the scan owns v
+		return errFound
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return nil, false, err
+	}
+	return value, value != nil, nil
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
@@ -133,10 +133,10 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		check(t, query.StoreReader{Store: st})
+		check(t, st)
 	})
 	t.Run("cassandra", func(t *testing.T) {
-		srv, err := cqlserver.New(cqlserver.Options{})
+		srv, err := cassandratest.New(cassandratest.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,6 +155,6 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer cr.Close()
-		check(t, query.CassandraReader{Reader: cr})
+		check(t, cr)
 	})
 }

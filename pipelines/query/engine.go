@@ -132,3 +132,17 @@ func (d *decoder) decode(key, value []byte) (*schemas.Tweet, error) {
 	copy(t.RowKey[:], key)
 	return t, nil
 }
+
+// afterRowKey returns a key after every raw key that begins with row key
+// k and before those of the next row key.
+func afterRowKey(k []byte) []byte {
+	return append(append(make([]byte, 0, schemas.RawKeyLen+1), k[:schemas.RowKeyLen]...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+}
+
+func floorMod(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}

@@ -19,7 +19,7 @@ type GeoHit struct {
 	Lat, Lon float32
 }
 
-// geoHits calls fn once per day of f's range with the day's hits in box
+// geoHits calls fn once per day read (geoDays) with the day's hits in box
 // (every geotagged tweet if box is nil), in row key order.
 //
 // The box is covered with geohash ranges (Cover) under the engine's
@@ -49,10 +49,14 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 	if workers <= 0 {
 		workers = 8
 	}
-	if sr, ok := e.R.(StoreReader); ok {
-		return e.geoHitsStore(ctx, sr, s, ranges, box, workers, fn)
+	if st, ok := e.R.(*storeio.Store); ok {
+		return e.geoHitsStore(ctx, st, s, ranges, box, workers, fn)
 	}
-	for day := schemas.Day(s.from); int64(day) <= (s.to-1)/86400; day++ {
+	days, err := e.geoDays(ctx, s)
+	if err != nil {
+		return err
+	}
+	for _, day := range days {
 		perSpread := make([][]GeoHit, schemas.SpreadCount)
 		jobs := make(chan int)
 		errs := make(chan error, workers)
@@ -100,6 +104,29 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 		}
 	}
 	return nil
+}
+
+// geoDays returns the days of s to read the geo table of: those the
+// reader says may hold geo rows (cassandraio.Reader.GeoDays: the day
+// markers), or every day of s.
+func (e *Engine) geoDays(ctx context.Context, s span) ([]uint16, error) {
+	from, to := int64(schemas.Day(s.from)), (s.to-1)/86400
+	if to > math.MaxUint16 {
+		to = math.MaxUint16
+	}
+	if gd, ok := e.R.(interface {
+		GeoDays(ctx context.Context, from, to uint16) ([]uint16, bool, error)
+	}); ok && from <= to {
+		days, ok, err := gd.GeoDays(ctx, uint16(from), uint16(to))
+		if err != nil || ok {
+			return days, err
+		}
+	}
+	var days []uint16
+	for d := from; d <= to; d++ {
+		days = append(days, uint16(d))
+	}
+	return days, nil
 }
 
 // readSpread reads the ranges of one spread value and day.
@@ -172,7 +199,7 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 // that hold points) and then to each geohash range of that day. Spreads
 // are read workers at a time; fn gets every hit of the range at once, in
 // row key order.
-func (e *Engine) geoHitsStore(ctx context.Context, sr StoreReader, s span, ranges []HashRange, box *Box, workers int, fn func([]GeoHit) error) error {
+func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ranges []HashRange, box *Box, workers int, fn func([]GeoHit) error) error {
 	dayFrom, dayTo := int64(schemas.Day(s.from)), (s.to-1)/86400
 	if dayTo > math.MaxUint16 {
 		dayTo = math.MaxUint16
@@ -187,7 +214,7 @@ func (e *Engine) geoHitsStore(ctx context.Context, sr StoreReader, s span, range
 			defer wg.Done()
 			lang := e.langFilter(s.lang)
 			for sp := range jobs {
-				perSpread[sp], errs[sp] = e.readSpreadStore(ctx, sr, uint8(sp), uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
+				perSpread[sp], errs[sp] = e.readSpreadStore(ctx, st, uint8(sp), uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
 			}
 		}()
 	}
@@ -212,13 +239,13 @@ func (e *Engine) geoHitsStore(ctx context.Context, sr StoreReader, s span, range
 
 // readSpreadStore reads the ranges of one spread over days [dayFrom,
 // dayTo], skipping the days without rows, through one cursor.
-func (e *Engine) readSpreadStore(ctx context.Context, sr StoreReader, spread uint8, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
+func (e *Engine) readSpreadStore(ctx context.Context, st *storeio.Store, spread uint8, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
 	prefix := func(day uint16) []byte { return []byte{spread, byte(day >> 8), byte(day)} }
 	end := []byte{spread + 1} // spread < 255
 	if dayTo < math.MaxUint16 {
 		end = prefix(dayTo + 1)
 	}
-	cur, err := sr.Store.NewCursor(ctx, schemas.TableGeo, prefix(dayFrom), end)
+	cur, err := st.NewCursor(ctx, schemas.TableGeo, prefix(dayFrom), end)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
@@ -131,7 +131,7 @@ func openStore(t *testing.T) query.Reader {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return query.StoreReader{Store: st}
+	return st
 }
 
 // questions returns the questions the index and the scan must answer
@@ -169,7 +169,7 @@ func pickQuestions(t *testing.T, r query.Reader) questions {
 	}
 	seen := map[string]bool{}
 	for _, i := range []int{3, 70, 555, 2500, 5000} {
-		v, ok, err := r.Get(ctx, schemas.TableRaw, keys[i][:])
+		v, ok, err := r.Lookup(ctx, schemas.TableRaw, keys[i][:])
 		if err != nil || !ok {
 			t.Fatalf("raw row %d: %v %v", i, ok, err)
 		}
@@ -474,7 +474,7 @@ func TestCassandraAnswersMatchStore(t *testing.T) {
 	}
 	want := answers(t, ctx, store, q, false)
 
-	srv, err := cqlserver.New(cqlserver.Options{})
+	srv, err := cassandratest.New(cassandratest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestCassandraAnswersMatchStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cr.Close()
-	got := answers(t, ctx, query.CassandraReader{Reader: cr}, q, false)
+	got := answers(t, ctx, cr, q, false)
 	diffAnswers(t, want, got, "store", "cassandra")
 }
 

@@ -176,9 +176,9 @@ func (o *emitter) row(key, value []byte) error {
 // more in a collision), in id order.
 func rowTweets(ctx context.Context, r Reader, k schemas.RowKey) ([][]byte, error) {
 	if a, ok := r.(interface {
-		rowTweets(context.Context, schemas.RowKey) ([][]byte, error)
+		RowTweets(context.Context, []byte) ([][]byte, error)
 	}); ok {
-		return a.rowTweets(ctx, k)
+		return a.RowTweets(ctx, k[:]) // Cassandra: a slice of one partition
 	}
 	var out [][]byte
 	err := r.Scan(ctx, schemas.TableRaw, k[:], afterRowKey(k[:]), func(_, v []byte) error {
@@ -205,7 +205,7 @@ func (e *Engine) langFilter(lang string) func(context.Context, schemas.RowKey) (
 	}
 	var d decoder
 	return func(ctx context.Context, k schemas.RowKey) (bool, error) {
-		value, ok, err := e.R.Get(ctx, schemas.TableRaw, k[:])
+		value, ok, err := e.R.Lookup(ctx, schemas.TableRaw, k[:])
 		if err != nil || !ok {
 			return false, err
 		}

@@ -8,7 +8,10 @@ import (
 	"flag"
 	"io"
 	"strings"
+	"sync"
 	"testing"
+
+	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -47,5 +50,55 @@ func TestUsage(t *testing.T) {
 		if err := run(context.Background(), args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestVerboseLogsRefusals: under -v a statement the server refuses is
+// logged on standard error with the reason.
+func TestVerboseLogsRefusals(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-v"}, pw, &stderr); pw.Close() }()
+	addr, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	cl := gocql.NewCluster(strings.TrimSpace(addr))
+	sess, err := cl.CreateSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const refused = "SELECT * FROM system_schema.nosuchtable"
+	if err := sess.Query(refused).Exec(); err == nil {
+		t.Errorf("%s: no error", refused)
+	}
+	sess.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if want := `refused statement "` + refused + `"`; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr under -v:\n%s\nwant a line with %s", stderr.String(), want)
 	}
 }

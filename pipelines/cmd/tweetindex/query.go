@@ -270,13 +270,13 @@ func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return query.CassandraReader{Reader: r}, r, nil
+		return r, r, nil
 	}
 	st, err := pipelines.OpenExistingStore(f.store)
 	if err != nil {
 		return nil, nil, err
 	}
-	return query.StoreReader{Store: st}, st, nil
+	return st, st, nil
 }
 
 // count answers question 1.

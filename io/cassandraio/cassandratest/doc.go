@@ -1,14 +1,21 @@
-// Package cqlserver is an in-process server of the Cassandra native
-// protocol, version 4 (doc/native_protocol_v4.spec in apache/cassandra),
-// for testing the Cassandra sink with the real gocql driver where no
-// Cassandra can be installed.
+// Package cassandratest is a test helper, as kafkaio/kafkatest is for
+// Kafka: an in-process server of the Cassandra native protocol, version 4
+// (doc/native_protocol_v4.spec in apache/cassandra), for testing the
+// Cassandra sink with the real gocql driver where no Cassandra can be
+// installed, and for trying the Cassandra path locally (devcql).
 //
 // It is not a CQL engine. It executes exactly the statements of the
 // project's catalog (schemas.CQLSchema, schemas.CQLCatalog and
 // schemas.CQLDropKeyspaceStatement: the same texts the sink sends), the
-// selects of system.local, system.peers, system.peers_v2 and
-// system_schema.* that drivers issue when they connect, and USE. Anything
-// else is refused with an Invalid (0x2200) error naming the statement.
+// selects of system.local, system.peers, system.peers_v2,
+// system_schema.* and system_virtual_schema.* that drivers and cqlsh issue
+// when they connect and refresh their schema metadata (with Cassandra
+// 4.1's columns; the schema tables describe the project's keyspaces and
+// tables, testdata/python-driver.cql holds what the DataStax Python driver
+// sends), SELECT * FROM [keyspace.]table [LIMIT n] of a project table (what
+// a person types to look at one), and USE. Anything else is refused with an
+// Invalid (0x2200) error naming the statement, and logged (Options.Logf;
+// Options.Trace logs every statement).
 //
 // Messages: OPTIONS/SUPPORTED, STARTUP/READY, REGISTER/READY, QUERY,
 // PREPARE, EXECUTE and BATCH, answered with RESULT (Void, Rows with paging,
@@ -27,4 +34,4 @@
 // Faults can be injected into write requests (InjectFault): write timeout,
 // unavailable, overloaded, dropped connection and slow answers, optionally
 // after applying the write. Stats counts requests, rows and faults served.
-package cqlserver
+package cassandratest

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"crypto/md5"
@@ -20,14 +20,17 @@ type Options struct {
 	// expiry set it.
 	Now func() time.Time
 	// ClusterName, DataCenter, Rack and ReleaseVersion are what system.local
-	// reports; defaults "cqlserver", "datacenter1", "rack1", "4.1.5".
+	// reports; defaults "cassandratest", "datacenter1", "rack1", "4.1.5".
 	ClusterName    string
 	DataCenter     string
 	Rack           string
 	ReleaseVersion string
-	// Logf, when set, receives one line per rejected statement and per
-	// connection error.
+	// Logf, when set, receives one line per refused statement (with the
+	// reason) and per connection error.
 	Logf func(format string, args ...any)
+	// Trace also sends Logf every statement text received (QUERY and
+	// PREPARE): what a driver or tool asks, to see what it needs.
+	Trace bool
 }
 
 // Server is an in-process CQL native protocol v4 server holding the tables
@@ -71,7 +74,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	if opts.ClusterName == "" {
-		opts.ClusterName = "cqlserver"
+		opts.ClusterName = "cassandratest"
 	}
 	if opts.DataCenter == "" {
 		opts.DataCenter = "datacenter1"
@@ -84,7 +87,7 @@ func New(opts Options) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("cqlserver: listen %s: %w", opts.Addr, err)
+		return nil, fmt.Errorf("cassandratest: listen %s: %w", opts.Addr, err)
 	}
 	s := &Server{
 		opts:     opts,
@@ -97,7 +100,7 @@ func New(opts Options) (*Server, error) {
 		closed:   make(chan struct{}),
 	}
 	s.busy = sync.NewCond(&s.busyMu)
-	s.hostID = md5.Sum([]byte("cqlserver host " + ln.Addr().String()))
+	s.hostID = md5.Sum([]byte("cassandratest host " + ln.Addr().String()))
 	s.hostID[6] = s.hostID[6]&0x0f | 0x40 // a version 4 UUID
 	s.hostID[8] = s.hostID[8]&0x3f | 0x80
 	s.wg.Add(1)
@@ -142,7 +145,7 @@ func (s *Server) accept() {
 			if errors.As(err, &ne) && ne.Timeout() {
 				continue
 			}
-			s.logf("cqlserver: accept: %v", err)
+			s.logf("cassandratest: accept: %v", err)
 			return
 		}
 		c := newConn(s, nc)
@@ -270,7 +273,7 @@ func (s *Server) Rows(keyspace, tableName string) ([]Row, error) {
 func (s *Server) Cells(keyspace string, t schemas.Table) ([]schemas.Cell, error) {
 	ct := schemas.CQLTableOf(t)
 	if ct == nil {
-		return nil, fmt.Errorf("cqlserver: unknown table %q", byte(t))
+		return nil, fmt.Errorf("cassandratest: unknown table %q", byte(t))
 	}
 	rows, err := s.Rows(keyspace, ct.Name)
 	if err != nil {
@@ -280,7 +283,7 @@ func (s *Server) Cells(keyspace string, t schemas.Table) ([]schemas.Cell, error)
 	for _, r := range rows {
 		c, err := schemas.CellFromCQL(ct, r.Values)
 		if err != nil {
-			return cells, fmt.Errorf("cqlserver: %w", err)
+			return cells, fmt.Errorf("cassandratest: %w", err)
 		}
 		cells = append(cells, c)
 	}

@@ -1,4 +1,4 @@
-package cqlserver_test
+package cassandratest_test
 
 import (
 	"errors"
@@ -7,14 +7,14 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio/cqlserver"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // Start a server, create the schema with gocql, and see an injected write
 // timeout, then the row written on the next attempt.
 func Example() {
-	srv, err := cqlserver.New(cqlserver.Options{})
+	srv, err := cassandratest.New(cassandratest.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	insert := schemas.CQLInsertStatement("demo", schemas.CQLMeta).Text
-	srv.InjectFault(cqlserver.Fault{Kind: cqlserver.WriteTimeout})
+	srv.InjectFault(cassandratest.Fault{Kind: cassandratest.WriteTimeout})
 	for attempt := 1; ; attempt++ {
 		err := session.Query(insert, append(values, int32(0))...).Exec()
 		var timeout *gocql.RequestErrWriteTimeout
@@ -58,7 +58,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%s = %s\n", cells[0].Key, cells[0].Value)
-	fmt.Println("faults served:", srv.Stats().Faults[cqlserver.WriteTimeout])
+	fmt.Println("faults served:", srv.Stats().Faults[cassandratest.WriteTimeout])
 	// Output:
 	// attempt 1: write timeout at QUORUM
 	// attempt 2: written

@@ -1,8 +1,9 @@
-package cqlserver
+package cassandratest
 
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -50,7 +51,7 @@ func (c *conn) serve() {
 	}()
 	// readLoop returns only when the connection ends, always with the reason.
 	if err := c.readLoop(); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-		c.srv.logf("cqlserver: connection %s: %v", c.nc.RemoteAddr(), err)
+		c.srv.logf("cassandratest: connection %s: %v", c.nc.RemoteAddr(), err)
 	}
 	// No more senders: let the writer send what is queued, then hang up.
 	c.requests.Wait()
@@ -115,7 +116,7 @@ func (c *conn) readLoop() error {
 			f := errProtocol("Invalid or unsupported protocol version (%d); supported versions are (4/v4)", h.version&0x7f).frame(h.stream)
 			f[0] = responseBit | v
 			c.send(f)
-			return errors.New("unsupported protocol version")
+			return fmt.Errorf("protocol version %d refused (this server speaks v4; drivers retry with it)", h.version&0x7f)
 		}
 		if h.length < 0 || h.length > maxFrameBody {
 			c.send(errProtocol("frame body length %d out of range", h.length).frame(h.stream))
@@ -211,4 +212,11 @@ func (c *conn) setKeyspace(ks string) {
 	c.mu.Lock()
 	c.keyspace = ks
 	c.mu.Unlock()
+}
+
+// currentKeyspace returns the keyspace USE set, or "".
+func (c *conn) currentKeyspace() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.keyspace
 }

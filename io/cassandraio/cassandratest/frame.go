@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"encoding/binary"

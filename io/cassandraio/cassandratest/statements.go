@@ -1,8 +1,9 @@
-package cqlserver
+package cassandratest
 
 import (
 	"crypto/md5"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -18,6 +19,9 @@ type stmt struct {
 	cat *schemas.CQLStatement
 	sys *sysSelect
 	use string
+
+	// limit is the LIMIT of a SELECT * typed by a person (0: none).
+	limit int
 
 	// binds and result describe the bind markers and the result columns,
 	// as PREPARED and ROWS results report them.
@@ -64,30 +68,91 @@ var (
 	mapEntryRE    = regexp.MustCompile(`^'((?:[^']|'')*)': '((?:[^']|'')*)'$`)
 )
 
-// resolve finds the statement of text, or says why it is refused.
-func (s *Server) resolve(text string) (*stmt, *cqlError) {
+// resolve finds the statement of text, sent on a connection whose
+// keyspace (USE) is keyspace, or says why it is refused.
+func (s *Server) resolve(text, keyspace string) (*stmt, *cqlError) {
+	key := text
+	if selectStarRE.MatchString(normalize(text)) {
+		// SELECT * FROM table may name no keyspace: the connection's.
+		key = keyspace + "\x00" + text
+	}
 	s.mu.Lock()
-	st := s.resolved[text]
+	st := s.resolved[key]
 	s.mu.Unlock()
 	if st != nil {
 		return st, nil
 	}
-	st, err := s.parse(text)
+	st, err := s.parse(text, keyspace)
 	if err != nil {
 		return nil, err
 	}
 	st.text = text
-	st.id = md5.Sum([]byte(text))
+	st.id = md5.Sum([]byte(key))
 	s.mu.Lock()
 	if len(s.resolved) < 1<<16 {
-		s.resolved[text] = st
+		s.resolved[key] = st
 	}
 	s.mu.Unlock()
 	return st, nil
 }
 
-func (s *Server) parse(text string) (*stmt, *cqlError) {
-	norm := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";"))
+// normalize trims a statement's spaces and final ';'.
+func normalize(text string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";"))
+}
+
+// selectStarRE matches SELECT * FROM [keyspace.]table [LIMIT n]: what a
+// person types into cqlsh or a driver to look at a table.
+var selectStarRE = regexp.MustCompile(`(?is)^select\s+\*\s+from\s+(?:"?(\w+)"?\s*\.\s*)?"?(\w+)"?(?:\s+limit\s+(\d+))?$`)
+
+// parseSelectStar resolves SELECT * FROM [ks.]table [LIMIT n] of a project
+// table to the catalog's select of every row (CQLSelectAll), with the
+// table's columns in the catalog's order. ok is false when text is not
+// such a select.
+func parseSelectStar(norm, keyspace string) (st *stmt, ok bool, err *cqlError) {
+	m := selectStarRE.FindStringSubmatch(norm)
+	if m == nil {
+		return nil, false, nil
+	}
+	ks, name := strings.ToLower(m[1]), strings.ToLower(m[2])
+	if ks == "" {
+		ks = keyspace
+	}
+	if ks == "" {
+		return nil, true, errInvalid("No keyspace has been specified. USE a keyspace, or set one in the driver")
+	}
+	if systemKeyspaceNames[ks] {
+		return nil, false, nil
+	}
+	ct := schemas.CQLTableNamed(name)
+	if ct == nil || schemas.ValidKeyspace(ks) != nil {
+		return nil, true, errInvalid("unconfigured table %s (the tables are %s)", name, cqlTableNames())
+	}
+	cat := schemas.CQLSelectStatement(ks, ct, schemas.CQLSelectAll)
+	st = &stmt{cat: &cat, specKeyspace: ks, specTable: ct.Name}
+	for _, r := range cat.Result {
+		st.result = append(st.result, spec{r.Name, typeOf(r.Type)})
+	}
+	if m[3] != "" {
+		n, perr := strconv.Atoi(m[3])
+		if perr != nil || n <= 0 {
+			return nil, true, errInvalid("LIMIT must be strictly positive, not %s", m[3])
+		}
+		st.limit = n
+	}
+	return st, true, nil
+}
+
+func cqlTableNames() string {
+	var names []string
+	for _, t := range schemas.CQLTables() {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (s *Server) parse(text, keyspace string) (*stmt, *cqlError) {
+	norm := normalize(text)
 	if m := useRE.FindStringSubmatch(norm); m != nil {
 		ks := m[2]
 		if m[1] == "" {
@@ -97,6 +162,8 @@ func (s *Server) parse(text string) (*stmt, *cqlError) {
 	}
 	if sel, ok, err := parseSystemSelect(norm); ok {
 		if err != nil {
+			s.stats.rejected.Add(1)
+			s.logf("cassandratest: refused statement %q: %s", text, err.msg)
 			return nil, err
 		}
 		st := &stmt{sys: sel, specKeyspace: sel.table.keyspace, specTable: sel.table.name}
@@ -104,14 +171,20 @@ func (s *Server) parse(text string) (*stmt, *cqlError) {
 			col := sel.table.columns[c]
 			st.result = append(st.result, spec(col))
 		}
-		if sel.bound {
-			col := sel.table.columns[sel.where]
-			st.binds = []spec{spec(col)}
-			if sel.where == 0 {
+		st.binds = sel.bindSpecs()
+		for _, c := range sel.where {
+			if c.bound == 0 && c.column == 0 {
 				st.pkIndexes = []int{0}
 			}
 		}
 		return st, nil
+	}
+	if st, ok, err := parseSelectStar(norm, keyspace); ok {
+		if err != nil {
+			s.stats.rejected.Add(1)
+			s.logf("cassandratest: refused statement %q: %s", text, err.msg)
+		}
+		return st, err
 	}
 	if cat := lookupCatalog(text); cat != nil {
 		st := &stmt{cat: cat, specKeyspace: cat.Keyspace}
@@ -128,8 +201,8 @@ func (s *Server) parse(text string) (*stmt, *cqlError) {
 		return st, nil
 	}
 	s.stats.rejected.Add(1)
-	s.logf("cqlserver: rejected statement %q", text)
-	return nil, errInvalid("cqlserver: statement is not in the tweetindex CQL catalog (schemas.CQLCatalog, schemas.CQLSchema); this server executes nothing else: %q", text)
+	s.logf("cassandratest: refused statement %q: not in the tweetindex catalog", text)
+	return nil, errInvalid("cassandratest: statement is not in the tweetindex CQL catalog (schemas.CQLCatalog, schemas.CQLSchema); besides it this server answers only SELECT * FROM [keyspace.]table [LIMIT n] and the system tables drivers read: %q", text)
 }
 
 // lookupCatalog returns the catalog statement whose text is exactly text.

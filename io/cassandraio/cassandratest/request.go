@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"encoding/binary"
@@ -75,18 +75,20 @@ func (c *conn) request(h header, body []byte) []byte {
 		c.srv.stats.queries.Add(1)
 		text := r.longString()
 		p := readParams(r)
+		c.srv.trace("QUERY", text)
 		if err = readErr(r); err == nil {
 			var st *stmt
-			if st, err = c.srv.resolve(text); err == nil {
+			if st, err = c.srv.resolve(text, c.currentKeyspace()); err == nil {
 				ans, err = c.execute(h.stream, st, p)
 			}
 		}
 	case opPrepare:
 		c.srv.stats.prepares.Add(1)
 		text := r.longString()
+		c.srv.trace("PREPARE", text)
 		if err = readErr(r); err == nil {
 			var st *stmt
-			if st, err = c.srv.resolve(text); err == nil {
+			if st, err = c.srv.resolve(text, c.currentKeyspace()); err == nil {
 				c.srv.mu.Lock()
 				c.srv.prepared[st.id] = st
 				c.srv.mu.Unlock()
@@ -111,6 +113,13 @@ func (c *conn) request(h header, body []byte) []byte {
 		return err.frame(h.stream)
 	}
 	return ans
+}
+
+// trace logs a statement received, under Options.Trace.
+func (s *Server) trace(op, text string) {
+	if s.opts.Trace {
+		s.logf("cassandratest: %s %q", op, text)
+	}
 }
 
 func readErr(r *reader) *cqlError {
@@ -371,7 +380,7 @@ func (c *conn) batch(stream int16, r *reader) ([]byte, *cqlError) {
 		if e.id != nil {
 			st, err = c.srv.prepared1(e.id)
 		} else {
-			st, err = c.srv.resolve(e.text)
+			st, err = c.srv.resolve(e.text, c.currentKeyspace())
 		}
 		if err != nil {
 			return nil, err
@@ -452,13 +461,22 @@ func (s *Server) selectRows(stream int16, st *stmt, p params) ([]byte, *cqlError
 			from = &pos
 		}
 		limit := int(p.pageSize)
+		if st.limit > 0 {
+			// SELECT * ... LIMIT n: n rows at most, in one page.
+			if len(p.pagingState) > 0 {
+				return rowsResult(stream, st, p, nil, nil), nil
+			}
+			limit = st.limit
+		}
 		var last position
 		t.scan(now, only, from, lo, func(pk, ck string, r *row) bool {
 			if hi != "" && ck >= hi {
 				return false
 			}
 			if limit > 0 && len(rows) == limit {
-				next = position{pk: last.pk, ck: last.ck}.encode()
+				if st.limit == 0 {
+					next = position{pk: last.pk, ck: last.ck}.encode()
+				}
 				return false
 			}
 			rows = append(rows, r.values)

@@ -1,10 +1,11 @@
-package cqlserver
+package cassandratest
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -154,7 +155,7 @@ func TestRejectsStatementsOutsideTheCatalog(t *testing.T) {
 	srv, sess := startServer(t, Options{}, nil)
 	applySchema(t, sess, schemas.ReplicationOptions{})
 	for _, stmt := range []string{
-		"SELECT * FROM " + ks + ".raw_tweets",
+		"SELECT * FROM " + ks + ".raw_tweets WHERE bucket = 1",
 		"SELECT json FROM " + ks + ".raw_tweets",
 		"TRUNCATE " + ks + ".raw_tweets",
 		"DROP TABLE " + ks + ".raw_tweets",
@@ -373,5 +374,49 @@ func isCode(code int) func(error) bool {
 	return func(err error) bool {
 		var re gocql.RequestError
 		return errors.As(err, &re) && re.Code() == code
+	}
+}
+
+// TestSelectStar: SELECT * FROM a project table, named with its keyspace
+// or after USE, gives its rows in the catalog's columns; LIMIT bounds them.
+func TestSelectStar(t *testing.T) {
+	srv, sess := startServer(t, Options{}, nil)
+	applySchema(t, sess, schemas.ReplicationOptions{})
+	for _, name := range []string{"a", "b", "c"} {
+		if err := insertQuery(sess, schemas.MetaRow{Name: name, Value: []byte(`{}`)}.Cell(), 0).Exec(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(c *rawConn, stream int16, text string) (int, []string) {
+		t.Helper()
+		c.send(protoVersion, stream, opQuery, queryBody(text))
+		h, r := c.recv()
+		if h.opcode != opResult || r.int() != resultRows {
+			t.Fatalf("%s: opcode %d, want ROWS", text, h.opcode)
+		}
+		res := readRows(t, r)
+		return len(res.rows), res.names
+	}
+	c := dialRaw(t, srv)
+	c.send(protoVersion, 0, opStartup, stringMapBody(map[string]string{"CQL_VERSION": "3.0.0"}))
+	c.recv()
+	if n, names := count(c, 1, "SELECT * FROM "+ks+".metadata"); n != 3 || !slices.Equal(names, []string{"name", "value"}) {
+		t.Errorf("SELECT *: %d rows, columns %v; want 3 rows of name, value", n, names)
+	}
+	if n, _ := count(c, 2, "select * from "+ks+".metadata limit 2;"); n != 2 {
+		t.Errorf("SELECT * ... LIMIT 2: %d rows", n)
+	}
+	c.send(protoVersion, 3, opQuery, queryBody("SELECT * FROM metadata"))
+	if h, r := c.recv(); h.opcode != opError || r.int() != codeInvalid {
+		t.Errorf("SELECT * without a keyspace: opcode %d, want an Invalid error", h.opcode)
+	}
+	c.send(protoVersion, 4, opQuery, queryBody("USE "+ks))
+	c.recv()
+	if n, _ := count(c, 5, "SELECT * FROM metadata"); n != 3 {
+		t.Errorf("SELECT * after USE: %d rows, want 3", n)
+	}
+	c.send(protoVersion, 6, opQuery, queryBody("SELECT * FROM "+ks+".nosuchtable"))
+	if h, r := c.recv(); h.opcode != opError || r.int() != codeInvalid {
+		t.Errorf("SELECT * of an unknown table: opcode %d, want an Invalid error", h.opcode)
 	}
 }

@@ -1,4 +1,4 @@
-package cqlserver
+package cassandratest
 
 import (
 	"encoding/binary"
@@ -22,6 +22,7 @@ type ctype struct {
 // use besides the schemas.CQLType ones.
 const (
 	idBoolean = 0x0004
+	idDouble  = 0x0007
 	idUUID    = 0x000C
 	idInet    = 0x0010
 	idList    = 0x0020
@@ -30,16 +31,19 @@ const (
 )
 
 var (
-	tText    = ctype{id: uint16(schemas.CQLText)}
-	tInt     = ctype{id: uint16(schemas.CQLInt)}
-	tBlob    = ctype{id: uint16(schemas.CQLBlob)}
-	tBoolean = ctype{id: idBoolean}
-	tUUID    = ctype{id: idUUID}
-	tInet    = ctype{id: idInet}
-	tSetText = ctype{id: idSet, elems: []ctype{tText}}
-	tListTxt = ctype{id: idList, elems: []ctype{tText}}
-	tMapText = ctype{id: idMap, elems: []ctype{tText, tText}}
-	tMapUUID = ctype{id: idMap, elems: []ctype{tUUID, tBlob}}
+	tText      = ctype{id: uint16(schemas.CQLText)}
+	tInt       = ctype{id: uint16(schemas.CQLInt)}
+	tBlob      = ctype{id: uint16(schemas.CQLBlob)}
+	tBoolean   = ctype{id: idBoolean}
+	tDouble    = ctype{id: idDouble}
+	tTimestamp = ctype{id: uint16(schemas.CQLTimestamp)}
+	tUUID      = ctype{id: idUUID}
+	tInet      = ctype{id: idInet}
+	tSetText   = ctype{id: idSet, elems: []ctype{tText}}
+	tListTxt   = ctype{id: idList, elems: []ctype{tText}}
+	tMapText   = ctype{id: idMap, elems: []ctype{tText, tText}}
+	tMapUUID   = ctype{id: idMap, elems: []ctype{tUUID, tBlob}}
+	tMapBlob   = ctype{id: idMap, elems: []ctype{tText, tBlob}}
 )
 
 func typeOf(t schemas.CQLType) ctype { return ctype{id: uint16(t)} }
@@ -147,6 +151,8 @@ func encodeSystem(v any) []byte {
 		return []byte(v)
 	case int:
 		return binary.BigEndian.AppendUint32(nil, uint32(int32(v)))
+	case float64:
+		return binary.BigEndian.AppendUint64(nil, math.Float64bits(v))
 	case bool:
 		if v {
 			return []byte{1}
@@ -181,5 +187,5 @@ func encodeSystem(v any) []byte {
 		}
 		return b
 	}
-	panic(fmt.Sprintf("cqlserver: no encoding for system value %T", v))
+	panic(fmt.Sprintf("cassandratest: no encoding for system value %T", v))
 }

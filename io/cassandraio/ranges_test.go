@@ -1,0 +1,107 @@
+package cassandraio
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TestScanMatchesStore writes the same cells to the CQL test server and to
+// the embedded store, and reads key ranges of every table from both:
+// Scan walks the partitions of a range and gives the store's cells, in
+// the store's order; Lookup of a raw row key alone gives its tweet.
+func TestScanMatchesStore(t *testing.T) {
+	tg := newServerTarget(t, nil)
+	cells := testCells(400, 5)
+	if _, err := writeAll(t, tg.cfg, cells); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storeio.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Write(cells); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(tg.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx := context.Background()
+
+	// Times of the data: testCells spreads tweets over 3 hours from base.
+	var raws []schemas.RowKey
+	var geo []byte
+	for _, c := range cells {
+		switch c.Table {
+		case schemas.TableRaw:
+			raws = append(raws, schemas.RowKey(c.Key[:schemas.RowKeyLen]))
+		case schemas.TableGeo:
+			if geo == nil {
+				geo = c.Key
+			}
+		}
+	}
+	base := raws[0].Seconds() - raws[0].Seconds()%3600
+	at := func(sec int64) []byte { k := schemas.RowKeyStart(sec); return k[:] }
+	termKey := func(term string, sec int64, tail ...byte) []byte {
+		return append(binary.BigEndian.AppendUint64(schemas.TermPrefix(term, "text"), uint64(sec)), tail...)
+	}
+	geoPrefix := geo[:3]
+	ranges := []struct {
+		table      schemas.Table
+		start, end []byte
+	}{
+		{schemas.TableRaw, at(base - 3600), at(base + 5*3600)},
+		{schemas.TableRaw, at(base + 1800 + 17), at(base + 1800 + 17 + 7*60 + 3)},
+		{schemas.TableRaw, raws[7][:], append(bytes.Clone(raws[7][:]), 0xff)}, // one row key
+		{schemas.TableTerms, termKey("the", base-7200), termKey("the", base+4*3600)},
+		{schemas.TableTerms, termKey("#breaking", base+1234), termKey("#breaking", base+5000, 0xff)},
+		{schemas.TableTerms, termKey("東京", base-1), termKey("東京", base+9000)},
+		{schemas.TableFrequency, []byte(schemas.Minute(base - 86400)), []byte(schemas.Minute(base + 2*86400))},
+		{schemas.TableFrequency, []byte(schemas.Minute(base+600) + "es"), []byte(schemas.Minute(base + 3000))},
+		{schemas.TableGeo, geoPrefix, append(bytes.Clone(geoPrefix), 0xff)},
+		{schemas.TableGeo, append(bytes.Clone(geoPrefix), geo[3:5]...), append(bytes.Clone(geoPrefix), geo[3], geo[4]+1)},
+		{schemas.TableMeta, []byte("param/"), []byte("param0")},
+		{schemas.TableDeadLetter, nil, nil},
+	}
+	dump := func(scan func(fn func(k, v []byte) error) error) (string, int) {
+		var b strings.Builder
+		n := 0
+		if err := scan(func(k, v []byte) error { n++; fmt.Fprintf(&b, "%x=%x\n", k, v); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return b.String(), n
+	}
+	for _, rg := range ranges {
+		want, n := dump(func(fn func(k, v []byte) error) error { return st.Scan(ctx, rg.table, rg.start, rg.end, fn) })
+		got, _ := dump(func(fn func(k, v []byte) error) error { return r.Scan(ctx, rg.table, rg.start, rg.end, fn) })
+		if n == 0 {
+			t.Errorf("%s [%q, %q): the store holds no cells; pick a range with some", rg.table.Name(), rg.start, rg.end)
+		}
+		if got != want {
+			t.Errorf("%s [%q, %q): Cassandra's range differs from the store's:\n%s\nwant (%d cells):\n%s", rg.table.Name(), rg.start, rg.end, got, n, want)
+		}
+	}
+	if err := r.Scan(ctx, schemas.TableTerms, []byte("no separators"), []byte("x"), func(k, v []byte) error { return nil }); err == nil {
+		t.Error("Scan of a term range without a term and field: no error")
+	}
+	for _, k := range raws[:20] {
+		want, wok, werr := st.Lookup(ctx, schemas.TableRaw, k[:])
+		got, gok, gerr := r.Lookup(ctx, schemas.TableRaw, k[:])
+		if werr != nil || gerr != nil || !wok || gok != wok || !bytes.Equal(got, want) {
+			t.Fatalf("Lookup of row key %x: Cassandra %v %v, store %v %v", k, gok, gerr, wok, werr)
+		}
+	}
+	if _, ok, err := r.Lookup(ctx, schemas.TableRaw, at(base - 1)[:schemas.RowKeyLen]); ok || err != nil {
+		t.Errorf("Lookup of a missing row key: %v, %v", ok, err)
+	}
+}

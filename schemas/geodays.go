@@ -1,0 +1,35 @@
+package schemas
+
+import "time"
+
+// Day markers of the geotemporal index: a metadata row per day that holds
+// geo rows, so that a reader of a sink whose geo table is not one ordered
+// key space (Cassandra: 255 spread partitions a day) can skip the days
+// with none instead of reading 255 partitions of each.
+//
+// A marker is written with the geo rows of its day (transforms.GeoFn) and
+// never removed: a day whose geo rows were all deleted keeps its marker,
+// which costs a read and never an answer. Markers can be trusted to be
+// complete only in a sink whose every geo row was written with one:
+// GeoDayMarkersParam says so, written when indexing began into an empty
+// sink (pipelines.Run).
+const (
+	// GeoDayPrefix begins the names of the day markers: "geoday/YYYY-MM-DD".
+	GeoDayPrefix = "geoday/"
+	// GeoDayMarkersParam is the metadata row saying that every geo row of
+	// the sink has its day marker.
+	GeoDayMarkersParam = "param/geo-days"
+)
+
+// GeoDayMarkersValue is the value of GeoDayMarkersParam.
+var GeoDayMarkersValue = []byte(`{"complete":true}`)
+
+// GeoDayName returns the metadata name of the marker of day d (days since
+// 1970).
+func GeoDayName(d uint16) string {
+	return GeoDayPrefix + time.Unix(DayStart(d), 0).UTC().Format(time.DateOnly)
+}
+
+// GeoDayMarker returns the metadata cell that marks day d as holding geo
+// rows.
+func GeoDayMarker(d uint16) Cell { return MetaRow{Name: GeoDayName(d), Value: []byte{}}.Cell() }
