@@ -50,7 +50,8 @@ func OpenTables(dir string, cass *cassandraio.Config, mustExist bool) (Tables, e
 
 var errNoStore = errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
 
-// OpenExistingStore opens the store in dir for reading: a directory that
+// OpenExistingStore opens the store in dir for reading (storeio.OpenRead:
+// with a block cache for queries): a directory that
 // does not exist is an error, not a new empty store.
 func OpenExistingStore(dir string) (*storeio.Store, error) {
 	if dir == "" {
@@ -59,7 +60,7 @@ func OpenExistingStore(dir string) (*storeio.Store, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
 	}
-	return storeio.Open(dir)
+	return storeio.OpenRead(dir)
 }
 
 type storeTables struct{ *storeio.Store }

@@ -49,6 +49,44 @@ func (r StoreReader) Get(ctx context.Context, table schemas.Table, key []byte) (
 	return r.Store.Get(table, key)
 }
 
+// Rows calls fn with the first raw cell of each sorted row key of ks, in
+// order, through one cursor: the seeks move forward only, so each starts
+// where the last one ended.
+func (r StoreReader) Rows(ctx context.Context, ks []schemas.RowKey, fn func(key, value []byte) error) error {
+	if len(ks) == 0 {
+		return nil
+	}
+	cur, err := r.Store.NewCursor(ctx, schemas.TableRaw, ks[0][:], afterRowKey(ks[len(ks)-1][:]))
+	if err != nil {
+		return err
+	}
+	err = func() error {
+		for i := range ks {
+			if i%4096 == 4095 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			k := ks[i][:]
+			if !cur.SeekGE(k) || !bytes.HasPrefix(cur.Key(), k) {
+				return missingRow(k)
+			}
+			v, err := cur.Value()
+			if err != nil {
+				return err
+			}
+			if err := fn(cur.Key(), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	if cerr := cur.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // firstCell returns the first raw cell whose key begins with row key k.
 func firstCell(ctx context.Context, r Reader, k []byte) ([]byte, bool, error) {
 	var value []byte

@@ -441,7 +441,11 @@ func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
 	err := run(func(h query.Hit) error {
 		n++
 		last = h.Key
-		return q.out.Row(hitRow(h)...)
+		row, err := hitRow(h)
+		if err != nil {
+			return err
+		}
+		return q.out.Row(row...)
 	})
 	if err != nil {
 		return err

@@ -149,10 +149,13 @@ func oneLine(s string, n int) string {
 // hitColumns are the columns of a retrieved tweet.
 var hitColumns = []string{"row_key", "created_at", "id", "lang", "user", "lat", "lon", "text"}
 
-// hitRow returns the values of hitColumns for h; lat and lon are empty
-// for a tweet without a point.
-func hitRow(h query.Hit) []any {
-	t := h.Tweet
+// hitRow returns the values of hitColumns for h (decoding its tweet); lat
+// and lon are empty for a tweet without a point.
+func hitRow(h query.Hit) ([]any, error) {
+	t, err := h.Tweet()
+	if err != nil {
+		return nil, err
+	}
 	var lat, lon any
 	switch {
 	case h.HasPoint:
@@ -160,5 +163,5 @@ func hitRow(h query.Hit) []any {
 	case t.HasPoint:
 		lat, lon = float32(t.Lat), float32(t.Lon)
 	}
-	return []any{h.Key[:], time.Unix(t.CreatedAt, 0), fmt.Sprint(t.ID), t.Lang, t.ScreenName, lat, lon, t.Text}
+	return []any{h.Key[:], time.Unix(t.CreatedAt, 0), fmt.Sprint(t.ID), t.Lang, t.ScreenName, lat, lon, t.Text}, nil
 }
