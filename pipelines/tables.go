@@ -88,3 +88,9 @@ func (t *cassandraTables) Write(ctx context.Context, cells []schemas.Cell) error
 	}
 	return werr
 }
+
+// TableScanner reads every cell of a table in key order. The embedded store
+// implements it; so does the Cassandra reader (which sorts).
+type TableScanner interface {
+	ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
+}

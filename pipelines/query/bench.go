@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
 	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -24,8 +21,9 @@ type BenchOptions struct {
 	Repeat int
 	// Seed picks the box around one of the sampled geotagged tweets.
 	Seed uint64
-	// Progress, if set, gets a line per question as it is answered.
-	Progress io.Writer
+	// Progress, if set, is called with each question's result as soon as
+	// it is answered.
+	Progress func(BenchResult)
 }
 
 // BenchResult is one question of the benchmark: its answer's size, the
@@ -88,7 +86,7 @@ func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error
 		}
 		res.Same = a == idx
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "question %2d: %s: %d, index %s, scan %s\n", q.number, q.text, res.Size, res.Index.Round(time.Microsecond), res.Scan.Round(time.Millisecond))
+			o.Progress(res)
 		}
 		out = append(out, res)
 	}
@@ -215,50 +213,6 @@ func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestio
 			}},
 	}
 	return qs, nil
-}
-
-// PrintBench writes the results as the thesis's tables 7.6 to 7.10 set
-// them out: a row per question with the result size, the index and scan
-// times and the speed-up.
-func PrintBench(w io.Writer, rs []BenchResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tquestion\tresult size\tindex\tscan\tspeed-up\tsame answer\t")
-	for _, r := range rs {
-		same := "yes"
-		if !r.Same {
-			same = "NO"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Number, r.Question, thousands(r.Size), benchDuration(r.Index), benchDuration(r.Scan), thousands(int64(r.SpeedUp()+0.5))+"x", same)
-	}
-	return tw.Flush()
-}
-
-// benchDuration renders a time in ms with three significant digits.
-func benchDuration(d time.Duration) string {
-	ms := float64(d) / float64(time.Millisecond)
-	switch {
-	case ms < 10:
-		return fmt.Sprintf("%.2f ms", ms)
-	case ms < 100:
-		return fmt.Sprintf("%.1f ms", ms)
-	}
-	return thousands(int64(ms+0.5)) + " ms"
-}
-
-// thousands renders n with commas between groups of three digits.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // lineHash hashes lines written to it, in any order: the sum of their

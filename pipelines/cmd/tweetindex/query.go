@@ -476,11 +476,11 @@ func (q *queryCmd) bench(ctx context.Context) error {
 	if q.filter != (query.Filter{}) {
 		return errors.New("bench picks its own ranges: drop --from, --to and --lang")
 	}
-	rs, err := query.Bench(ctx, q.engine, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: q.stderr})
+	rs, err := query.Bench(ctx, q.engine, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: benchProgress(q.stderr)})
 	if err != nil {
 		return err
 	}
-	if err := query.PrintBench(q.stdout, rs); err != nil {
+	if err := printBench(q.stdout, rs); err != nil {
 		return err
 	}
 	for _, r := range rs {
