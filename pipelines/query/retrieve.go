@@ -15,12 +15,13 @@ import (
 
 // Hit is a tweet a question retrieved: its row key and its stored JSON,
 // which Tweet decodes into fields. Geo answers also carry the indexed
-// point. A Hit is valid during the call of emit that hands it over only:
+// point and its kind (exact coordinates or a place's centre). A Hit is valid during the call of emit that hands it over only:
 // its JSON and decoded tweet are the reader's buffers (copy what is kept).
 type Hit struct {
 	Key      schemas.RowKey
 	Lat, Lon float32
 	HasPoint bool
+	Kind     schemas.PointKind
 	// JSON is the tweet's stored JSON.
 	JSON []byte
 
@@ -58,7 +59,7 @@ type emitter struct {
 	n     int
 	dec   decoder
 	emit  func(Hit) error
-	point map[schemas.RowKey][2]float32
+	point map[schemas.RowKey]GeoHit
 }
 
 func (p Page) emitter(e *Engine, lang string, emit func(Hit) error) *emitter {
@@ -179,7 +180,7 @@ func (o *emitter) row(key, value []byte) error {
 		h.tweet = t
 	}
 	if p, ok := o.point[h.Key]; ok {
-		h.Lat, h.Lon, h.HasPoint = p[0], p[1], true
+		h.Lat, h.Lon, h.HasPoint, h.Kind = p.Lat, p.Lon, true, p.Kind
 	}
 	if err := o.emit(h); err != nil {
 		return err
