@@ -107,3 +107,12 @@ func FuzzStoredScreenName(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkStoredScreenName(b *testing.B) {
+	data := []byte(benchTweet)
+	for b.Loop() {
+		if _, ok := StoredScreenName(data); !ok {
+			b.Fatal("no screen name")
+		}
+	}
+}
