@@ -50,17 +50,20 @@ func OpenTables(dir string, cass *cassandraio.Config, mustExist bool) (Tables, e
 
 var errNoStore = errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
 
-// OpenExistingStore opens the store in dir for reading (storeio.OpenRead:
-// with a block cache for queries): a directory that
+// OpenExistingStore opens the store in dir for reading: a directory that
 // does not exist is an error, not a new empty store.
-func OpenExistingStore(dir string) (*storeio.Store, error) {
+func OpenExistingStore(dir string) (*storeio.Store, error) { return OpenExistingStoreCache(dir, 0) }
+
+// OpenExistingStoreCache is OpenExistingStore with a block cache of
+// cacheSize bytes (storeio.OpenRead; 0: Pebble's default).
+func OpenExistingStoreCache(dir string, cacheSize int64) (*storeio.Store, error) {
 	if dir == "" {
 		return nil, errNoStore
 	}
 	if _, err := os.Stat(dir); err != nil {
 		return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
 	}
-	return storeio.OpenRead(dir)
+	return storeio.OpenRead(dir, cacheSize)
 }
 
 type storeTables struct{ *storeio.Store }

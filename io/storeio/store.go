@@ -43,19 +43,23 @@ func Open(dir string) (*Store, error) { return open(dir, false) }
 // shared as it is.
 func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 
-// ReadCacheSize is the block cache of a store opened by OpenRead: the
-// uncompressed blocks of the tables a process reads, kept between the
-// questions it asks (Pebble's default, 8 MB, holds about 2,000 tweets).
-// Memory is taken as blocks are read, up to this size.
+// ReadCacheSize is a block cache for a process that asks questions again
+// (query bench): the uncompressed blocks of what it has read, up to 512 MB,
+// kept between questions. Pebble's default, 8 MB, holds about 2,000 tweets.
 const ReadCacheSize = 512 << 20
 
-// OpenRead opens the store in dir as Open does, for a process that reads
-// it (queries): with a block cache of ReadCacheSize, so that a question
-// asked again, or one that reads rows read before, finds them
-// uncompressed in memory. If the store is already open in this process,
-// the open database is shared as it is.
-func OpenRead(dir string) (*Store, error) {
-	c := pebble.NewCache(ReadCacheSize)
+// OpenRead opens the store in dir as Open does, with a block cache of
+// cacheSize bytes (Pebble's default if 0). Memory is taken as blocks are
+// read, and it costs: a one-shot question that reads 80 MB of blocks into a
+// large cache spends more time in page faults than it saves, while a
+// process that asks again finds what it read uncompressed in memory. If
+// the store is already open in this process, the open database is shared
+// as it is.
+func OpenRead(dir string, cacheSize int64) (*Store, error) {
+	if cacheSize <= 0 {
+		return open(dir, false)
+	}
+	c := pebble.NewCache(cacheSize)
 	defer c.Unref() // the database holds its own reference
 	return openWith(dir, false, c)
 }

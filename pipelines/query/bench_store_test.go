@@ -19,7 +19,7 @@ func BenchmarkQuestions(b *testing.B) {
 	if *benchStore == "" {
 		b.Skip("no -query.store: make bench-query builds one")
 	}
-	st, err := storeio.OpenRead(*benchStore)
+	st, err := storeio.OpenRead(*benchStore, storeio.ReadCacheSize)
 	if err != nil {
 		b.Fatal(err)
 	}

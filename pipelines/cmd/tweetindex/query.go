@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -136,7 +137,11 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if err := q.resolveFlags(qc); err != nil {
 		return asUsage(err)
 	}
-	r, closer, err := openReader(&q.sink)
+	var cache int64
+	if qc.name == "bench" {
+		cache = storeio.ReadCacheSize // it asks each question again: keep what it read
+	}
+	r, closer, err := openReader(&q.sink, cache)
 	if err != nil {
 		return err
 	}
@@ -265,8 +270,9 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	return nil
 }
 
-// openReader opens the tables of --store or --cassandra for reading.
-func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
+// openReader opens the tables of --store or --cassandra for reading, the
+// store with a block cache of cacheSize bytes (0: Pebble's default).
+func openReader(f *sinkFlags, cacheSize int64) (query.Reader, io.Closer, error) {
 	if err := f.check(); err != nil {
 		return nil, nil, err
 	}
@@ -277,7 +283,7 @@ func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
 		}
 		return query.CassandraReader{Reader: r}, r, nil
 	}
-	st, err := pipelines.OpenExistingStore(f.store)
+	st, err := pipelines.OpenExistingStoreCache(f.store, cacheSize)
 	if err != nil {
 		return nil, nil, err
 	}
