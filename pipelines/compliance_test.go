@@ -3,6 +3,7 @@ package pipelines
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -341,7 +342,8 @@ func TestScrubGeoAndWithheldCassandra(t *testing.T) {
 func dumpMeta(t *testing.T, src TableScanner) string {
 	t.Helper()
 	var b bytes.Buffer
-	if _, err := Dump(context.Background(), src, schemas.TableMeta, &b); err != nil {
+	enc := json.NewEncoder(&b)
+	if _, err := DumpRows(context.Background(), src, schemas.TableMeta, func(row any) error { return enc.Encode(row) }); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

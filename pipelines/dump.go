@@ -1,23 +1,17 @@
 package pipelines
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// TableScanner reads every cell of a table in key order. The embedded store
-// implements it; so does the Cassandra reader (which sorts).
-type TableScanner interface {
-	ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
-}
-
-// Dump writes every row of table as JSON lines with decoded fields:
+// DumpRows calls fn with every row of table, in key order, as a value of
+// decoded fields that encodes (encoding/json) as the row's object in
+// tweetindex dump's JSON lines:
 //
 //	raw:        row_key (hex), tweet_id, created_at (RFC 3339), json
 //	terms:      term, field, row_key, freq
@@ -26,10 +20,9 @@ type TableScanner interface {
 //	deadletter: origin, item (when > 0), reason, raw
 //	meta:       name, value
 //	identity:   tweet_id, row_key (hex) or deleted
-func Dump(ctx context.Context, src TableScanner, table schemas.Table, w io.Writer) (int64, error) {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+//
+// It returns how many rows fn was called with.
+func DumpRows(ctx context.Context, src TableScanner, table schemas.Table, fn func(row any) error) (int64, error) {
 	var n int64
 	err := src.ScanTable(ctx, table, func(key, value []byte) error {
 		row, err := dumpRow(table, key, value)
@@ -37,12 +30,9 @@ func Dump(ctx context.Context, src TableScanner, table schemas.Table, w io.Write
 			return fmt.Errorf("dump %s: row %d: %w", table.Name(), n+1, err)
 		}
 		n++
-		return enc.Encode(row)
+		return fn(row)
 	})
-	if err != nil {
-		return n, err
-	}
-	return n, bw.Flush()
+	return n, err
 }
 
 type rawDump struct {

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -37,7 +38,9 @@ func dumpTables(t testing.TB, src TableScanner) map[string]string {
 	out := map[string]string{}
 	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
 		var b bytes.Buffer
-		if _, err := Dump(context.Background(), src, table, &b); err != nil {
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as the command's dump
+		if _, err := DumpRows(context.Background(), src, table, func(row any) error { return enc.Encode(row) }); err != nil {
 			t.Fatalf("dump %s: %v", table.Name(), err)
 		}
 		out[table.Name()] = b.String()

@@ -2,8 +2,6 @@ package pipelines
 
 import (
 	"fmt"
-	"io"
-	"sync"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
@@ -17,50 +15,15 @@ type InputSize struct {
 	Bytes int64
 }
 
-// ReportProgress prints one line on w every interval while a run goes:
-// files and bytes read (of size, when known), tweets read and indexed, the
-// tweets indexed per second over the last interval, and the time elapsed. The counts come from
-// the SDK workers of this process, so it prints nothing but a note when the
-// workers run elsewhere (a cluster runner shows progress in its own UI).
-// Call stop when the run ends.
-func ReportProgress(w io.Writer, interval time.Duration, size InputSize) (stop func()) {
-	if interval <= 0 {
-		return func() {}
-	}
-	if !workerInProcess() {
-		fmt.Fprintln(w, "progress: not shown, the workers run outside this process (see the runner's UI)")
-		return func() {}
-	}
-	p := newProgress(size, time.Now())
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				fmt.Fprintln(w, p.line(now))
-			}
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			close(done)
-			wg.Wait()
-		})
-	}
-}
-
-// progress turns the process's counters into lines. The counters are
-// process-wide and only grow: a run counts from where they were when it
-// started.
-type progress struct {
+// Progress renders what this process's SDK workers have done since it was
+// made, as a progress line: files and bytes read (of the input's size,
+// when known), tweets read and indexed, the tweets indexed and rows
+// written per second since the previous line, the time elapsed and what
+// the run is doing. The counters are process-wide and only grow: a run
+// counts from where they were when its Progress was made. The command
+// prints its lines (every --progress, and once when a run is stopped
+// before its summary).
+type Progress struct {
 	size            InputSize
 	start           time.Time
 	files0, bytes0  int64
@@ -73,29 +36,28 @@ type progress struct {
 	label           string // "progress" if empty
 }
 
-func newProgress(size InputSize, now time.Time) *progress {
-	p := &progress{size: size, start: now, lastAt: now}
+// NewProgress returns the progress of a run over an input of size from
+// now on, its lines starting with label ("progress" if empty). It returns
+// nil when the workers run outside this process: their counts are not
+// here (a cluster runner shows progress in its own UI).
+func NewProgress(size InputSize, label string) *Progress {
+	if !workerInProcess() {
+		return nil
+	}
+	return newProgress(size, label, time.Now())
+}
+
+func newProgress(size InputSize, label string, now time.Time) *Progress {
+	p := &Progress{size: size, start: now, lastAt: now, label: label}
 	p.files0, p.bytes0 = archiveio.LocalProgress()
 	p.read0, p.indexed0 = transforms.LocalProgress()
 	p.written0 = transforms.LocalWritten()
 	return p
 }
 
-// Tally returns a function that renders what this process's workers have
-// done since Tally was called, as a progress line after label: the partial
-// counts of a run stopped before its summary. It returns nil when the
-// workers run outside this process.
-func Tally(size InputSize, label string) func() string {
-	if !workerInProcess() {
-		return nil
-	}
-	p := newProgress(size, time.Now())
-	p.label = label
-	return func() string { return p.line(time.Now()) }
-}
-
-// line renders the progress at now.
-func (p *progress) line(now time.Time) string {
+// Line renders the progress at now; the rates are over the time since the
+// previous Line (or since NewProgress).
+func (p *Progress) Line(now time.Time) string {
 	files, bytes := archiveio.LocalProgress()
 	read, indexed := transforms.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
@@ -126,7 +88,7 @@ func (p *progress) line(now time.Time) string {
 // or items keep coming; writing, once everything is read, while rows are
 // still being written; then closing windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink.
-func (p *progress) phase(files, read, written int64) string {
+func (p *Progress) phase(files, read, written int64) string {
 	switch {
 	case p.size.Files > 0 && files < int64(p.size.Files), read > p.lastRead:
 		return "reading"

@@ -52,14 +52,18 @@ var errNoStore = errors.New("no store: pass --store DIR (or --cassandra HOSTS)")
 
 // OpenExistingStore opens the store in dir for reading: a directory that
 // does not exist is an error, not a new empty store.
-func OpenExistingStore(dir string) (*storeio.Store, error) {
+func OpenExistingStore(dir string) (*storeio.Store, error) { return OpenExistingStoreCache(dir, 0) }
+
+// OpenExistingStoreCache is OpenExistingStore with a block cache of
+// cacheSize bytes (storeio.OpenRead; 0: Pebble's default).
+func OpenExistingStoreCache(dir string, cacheSize int64) (*storeio.Store, error) {
 	if dir == "" {
 		return nil, errNoStore
 	}
 	if _, err := os.Stat(dir); err != nil {
 		return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
 	}
-	return storeio.Open(dir)
+	return storeio.OpenRead(dir, cacheSize)
 }
 
 type storeTables struct{ *storeio.Store }
@@ -86,4 +90,10 @@ func (t *cassandraTables) Write(ctx context.Context, cells []schemas.Cell) error
 		werr = cerr
 	}
 	return werr
+}
+
+// TableScanner reads every cell of a table in key order. The embedded store
+// implements it; so does the Cassandra reader (which sorts).
+type TableScanner interface {
+	ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
 }

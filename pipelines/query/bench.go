@@ -1,15 +1,13 @@
 package query
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
 	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -23,8 +21,9 @@ type BenchOptions struct {
 	Repeat int
 	// Seed picks the box around one of the sampled geotagged tweets.
 	Seed uint64
-	// Progress, if set, gets a line per question as it is answered.
-	Progress io.Writer
+	// Progress, if set, is called with each question's result as soon as
+	// it is answered.
+	Progress func(BenchResult)
 }
 
 // BenchResult is one question of the benchmark: its answer's size, the
@@ -51,12 +50,52 @@ type benchQuestion struct {
 	index, scan func(context.Context) (string, int64, error)
 }
 
-// Bench answers the ten questions of the seed thesis from the indexes
+// Bench answers the ten questions of the seed thesis (and, as 11, the
+// Or of question 7's terms) from the indexes
 // (with e) and by a full scan of the raw table, on whatever the tables hold, and times
 // both. The ranges are cut from the data's extent (its middle hour, the
 // six and 24 hours around it, all of it); the terms and the box are picked
 // from the tweets of the middle hour.
 func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error) {
+	qs, err := benchQuestions(ctx, e, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	repeat := max(o.Repeat, 1)
+	var out []BenchResult
+	for _, q := range qs {
+		res := BenchResult{Number: q.number, Question: q.text}
+		var idx string
+		for i := 0; i < repeat; i++ {
+			start := time.Now()
+			a, n, err := q.index(ctx)
+			d := time.Since(start)
+			if err != nil {
+				return out, fmt.Errorf("question %d from the indexes: %w", q.number, err)
+			}
+			if i == 0 || d < res.Index {
+				res.Index = d
+			}
+			idx, res.Size = a, n
+		}
+		start := time.Now()
+		a, _, err := q.scan(ctx)
+		res.Scan = time.Since(start)
+		if err != nil {
+			return out, fmt.Errorf("question %d by a scan: %w", q.number, err)
+		}
+		res.Same = a == idx
+		if o.Progress != nil {
+			o.Progress(res)
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// benchQuestions returns the questions of Bench, their ranges, terms and
+// box picked from what the tables hold.
+func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestion, error) {
 	sc := Scanner{R: e.R}
 	from, to, err := e.Extent(ctx)
 	if err != nil {
@@ -70,7 +109,7 @@ func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error
 	hour := Filter{From: mid, To: mid.Add(time.Hour)}
 	six := Filter{From: mid.Add(-3 * time.Hour), To: mid.Add(3 * time.Hour)}
 	day := Filter{From: mid.Add(-12 * time.Hour), To: mid.Add(12 * time.Hour)}
-	s, err := sampleHour(ctx, e, hour, o.Seed)
+	s, err := sampleHour(ctx, e, hour, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -163,81 +202,17 @@ func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error
 		{10, "tweets per user (6 hours)",
 			func(ctx context.Context) (string, int64, error) { return users(e.Users(ctx, six)) },
 			func(ctx context.Context) (string, int64, error) { return users(sc.Users(ctx, six)) }},
+		{11, fmt.Sprintf("tweets with %q OR %q (all)", s.term, s.term2),
+			func(ctx context.Context) (string, int64, error) {
+				return retrieve(func(emit func(Hit) error) error {
+					return e.Terms(ctx, all, []string{s.term, s.term2}, Or, "text", Page{}, emit)
+				})
+			},
+			func(ctx context.Context) (string, int64, error) {
+				return scanned(sc.Terms(ctx, all, []string{s.term, s.term2}, Or, "text"))
+			}},
 	}
-	repeat := max(o.Repeat, 1)
-	var out []BenchResult
-	for _, q := range qs {
-		res := BenchResult{Number: q.number, Question: q.text}
-		var idx string
-		for i := 0; i < repeat; i++ {
-			start := time.Now()
-			a, n, err := q.index(ctx)
-			d := time.Since(start)
-			if err != nil {
-				return out, fmt.Errorf("question %d from the indexes: %w", q.number, err)
-			}
-			if i == 0 || d < res.Index {
-				res.Index = d
-			}
-			idx, res.Size = a, n
-		}
-		start := time.Now()
-		a, _, err := q.scan(ctx)
-		res.Scan = time.Since(start)
-		if err != nil {
-			return out, fmt.Errorf("question %d by a scan: %w", q.number, err)
-		}
-		res.Same = a == idx
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "question %2d: %s: %d, index %s, scan %s\n", q.number, q.text, res.Size, res.Index.Round(time.Microsecond), res.Scan.Round(time.Millisecond))
-		}
-		out = append(out, res)
-	}
-	return out, nil
-}
-
-// PrintBench writes the results as the thesis's tables 7.6 to 7.10 set
-// them out: a row per question with the result size, the index and scan
-// times and the speed-up.
-func PrintBench(w io.Writer, rs []BenchResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tquestion\tresult size\tindex\tscan\tspeed-up\tsame answer\t")
-	for _, r := range rs {
-		same := "yes"
-		if !r.Same {
-			same = "NO"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Number, r.Question, thousands(r.Size), benchDuration(r.Index), benchDuration(r.Scan), thousands(int64(r.SpeedUp()+0.5))+"x", same)
-	}
-	return tw.Flush()
-}
-
-// benchDuration renders a time in ms with three significant digits.
-func benchDuration(d time.Duration) string {
-	ms := float64(d) / float64(time.Millisecond)
-	switch {
-	case ms < 10:
-		return fmt.Sprintf("%.2f ms", ms)
-	case ms < 100:
-		return fmt.Sprintf("%.1f ms", ms)
-	}
-	return thousands(int64(ms+0.5)) + " ms"
-}
-
-// thousands renders n with commas between groups of three digits.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return qs, nil
 }
 
 // lineHash hashes lines written to it, in any order: the sum of their
@@ -250,17 +225,23 @@ type lineHash struct {
 
 func (l *lineHash) Write(p []byte) (int, error) {
 	l.bytes += int64(len(p))
-	for _, c := range p {
-		if c == '\n' {
-			h := fnv.New64a()
-			h.Write(l.line)
-			l.sum += h.Sum64()
-			l.line = l.line[:0]
-			continue
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			l.line = append(l.line, p...)
+			break
 		}
-		l.line = append(l.line, c)
+		h := fnv.New64a()
+		if len(l.line) > 0 {
+			h.Write(l.line)
+			l.line = l.line[:0]
+		}
+		h.Write(p[:i])
+		l.sum += h.Sum64()
+		p = p[i+1:]
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // benchSample is what Bench picks from the data.
@@ -279,7 +260,11 @@ func sampleHour(ctx context.Context, e *Engine, f Filter, seed uint64) (benchSam
 	var points [][2]float64
 	var scratch []transforms.Term
 	err := e.Tweets(ctx, f, Page{Limit: 20000}, func(h Hit) error {
-		scratch = transforms.Tokenize(scratch[:0], h.Tweet.Text)
+		t, err := h.Tweet()
+		if err != nil {
+			return err
+		}
+		scratch = transforms.Tokenize(scratch[:0], t.Text)
 		var terms []string
 		for _, t := range scratch {
 			if !slices.Contains(terms, t.Term) {
@@ -288,8 +273,8 @@ func sampleHour(ctx context.Context, e *Engine, f Filter, seed uint64) (benchSam
 			}
 		}
 		tweets = append(tweets, terms)
-		if h.Tweet.HasPoint {
-			points = append(points, [2]float64{h.Tweet.Lat, h.Tweet.Lon})
+		if t.HasPoint {
+			points = append(points, [2]float64{t.Lat, t.Lon})
 		}
 		return nil
 	})

@@ -68,7 +68,11 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 			for {
 				n := 0
 				err := run(page, func(h query.Hit) error {
-					got = append(got, h.Tweet.ID)
+					tw, err := h.Tweet()
+					if err != nil {
+						return err
+					}
+					got = append(got, tw.ID)
 					k := h.Key
 					page.After = &k
 					n++

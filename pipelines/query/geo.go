@@ -17,6 +17,7 @@ import (
 type GeoHit struct {
 	Key      schemas.RowKey
 	Lat, Lon float32
+	Kind     schemas.PointKind
 }
 
 // geoHits calls fn once per day read (geoDays) with the day's hits in box
@@ -150,7 +151,7 @@ func (e *Engine) readSpread(ctx context.Context, spread uint8, day uint16, range
 			if ok, err := keepGeo(ctx, row, box, s, lang); err != nil || !ok {
 				return err
 			}
-			hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon})
+			hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon, Kind: row.Kind})
 			return nil
 		})
 		if err != nil {
@@ -168,7 +169,7 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 	out := page.emitter(e, f.Lang, emit)
 	out.match = func(t *schemas.Tweet) bool {
 		for _, p := range out.point[t.RowKey] {
-			if t.HasPoint && float32(t.Lat) == p[0] && float32(t.Lon) == p[1] {
+			if t.HasPoint && float32(t.Lat) == p.Lat && float32(t.Lon) == p.Lon {
 				return true
 			}
 		}
@@ -176,9 +177,9 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 	}
 	f.Lang = ""
 	err := e.geoHits(ctx, f, box, func(hits []GeoHit) error {
-		out.point = make(map[schemas.RowKey][][2]float32, len(hits))
+		out.point = make(map[schemas.RowKey][]GeoHit, len(hits))
 		for _, h := range hits {
-			out.point[h.Key] = append(out.point[h.Key], [2]float32{h.Lat, h.Lon})
+			out.point[h.Key] = append(out.point[h.Key], h)
 		}
 		keys := make([]schemas.RowKey, len(hits))
 		for i, h := range hits {
@@ -289,7 +290,7 @@ func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix fun
 					}
 					continue
 				}
-				hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon})
+				hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon, Kind: row.Kind})
 			}
 			if !valid {
 				break

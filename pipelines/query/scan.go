@@ -141,7 +141,7 @@ func (sc Scanner) Geo(ctx context.Context, f Filter, box *Box) ([]GeoHit, error)
 		if !t.HasPoint || (t.PlaceCentre && !f.PlaceCentres) || (box != nil && !box.Contains(t.Lat, t.Lon)) {
 			return nil
 		}
-		hits = append(hits, GeoHit{Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon)})
+		hits = append(hits, GeoHit{Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon), Kind: schemas.TweetPointKind(t)})
 		return nil
 	})
 	slices.SortFunc(hits, func(a, b GeoHit) int { return bytes.Compare(a.Key[:], b.Key[:]) })

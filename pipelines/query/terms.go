@@ -100,23 +100,20 @@ func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op
 	if err != nil {
 		return 0, err
 	}
-	lang := e.langFilter(s.lang)
 	var n int64
+	var d decoder
 	err = e.termMatches(ctx, s, terms, op, field, nil, func(keys []schemas.RowKey) error {
 		if s.lang == "" {
 			n += int64(len(keys))
 			return nil
 		}
-		for _, k := range keys {
-			ok, err := lang(ctx, k)
-			if err != nil {
-				return err
-			}
-			if ok {
+		return e.rows(ctx, keys, fetchChunk, func(key []byte, values [][]byte) error {
+			t, err := d.decode(key, values[0]) // a row key's first tweet, as Lookup reads it
+			if err == nil && t.Lang == s.lang {
 				n++
 			}
-		}
-		return nil
+			return err
+		})
 	})
 	return n, err
 }

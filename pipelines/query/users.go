@@ -23,10 +23,25 @@ type UserShare struct {
 func (e *Engine) Users(ctx context.Context, f Filter) ([]UserShare, error) {
 	perUser := map[string]int64{}
 	err := e.Tweets(ctx, f, Page{}, func(h Hit) error {
-		perUser[strings.ToLower(h.Tweet.ScreenName)]++
-		return nil
+		name, err := screenName(h)
+		perUser[strings.ToLower(name)]++
+		return err
 	})
 	return distribution(perUser), err
+}
+
+// screenName returns the screen name of h's author: found in the stored
+// JSON without decoding it where it can be (schemas.StoredScreenName), else
+// decoded.
+func screenName(h Hit) (string, error) {
+	if name, ok := schemas.StoredScreenName(h.JSON); ok {
+		return name, nil
+	}
+	t, err := h.Tweet()
+	if err != nil {
+		return "", err
+	}
+	return t.ScreenName, nil
 }
 
 // distribution turns tweets per user into users per tweet count.
@@ -56,8 +71,9 @@ type UserCount struct {
 func (e *Engine) TopUsers(ctx context.Context, f Filter, n int) ([]UserCount, []UserShare, error) {
 	perUser := map[string]int64{}
 	err := e.Tweets(ctx, f, Page{}, func(h Hit) error {
-		perUser[strings.ToLower(h.Tweet.ScreenName)]++
-		return nil
+		name, err := screenName(h)
+		perUser[strings.ToLower(name)]++
+		return err
 	})
 	return top(perUser, n), distribution(perUser), err
 }

@@ -166,7 +166,7 @@ func dumpAll(t *testing.T, dir string) map[string]string {
 	out := map[string]string{}
 	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
 		var b bytes.Buffer
-		if _, err := pipelines.Dump(context.Background(), tables, table, &b); err != nil {
+		if _, err := dump(context.Background(), tables, table, &b); err != nil {
 			t.Fatal(err)
 		}
 		out[table.Name()] = b.String()

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 
 	"github.com/tweetindex/tweetindex/pipelines"
@@ -37,7 +40,7 @@ func runDump(args []string) error {
 		return err
 	}
 	defer tables.Close()
-	_, err = pipelines.Dump(context.Background(), tables, t, os.Stdout)
+	_, err = dump(context.Background(), tables, t, os.Stdout)
 	return err
 }
 
@@ -52,4 +55,23 @@ func tableByName(name string) (schemas.Table, bool) {
 		return ct.Table, true
 	}
 	return 0, false
+}
+
+// dump writes every row of table as JSON lines with decoded fields
+// (pipelines.DumpRows), and returns how many.
+func dump(ctx context.Context, src pipelines.TableScanner, table schemas.Table, w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	n, err := pipelines.DumpRows(ctx, src, table, newJSONLines(bw))
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+// newJSONLines returns a function that writes each value as one line of
+// JSON to w, HTML characters unescaped.
+func newJSONLines(w io.Writer) func(any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return func(v any) error { return enc.Encode(v) }
 }

@@ -148,17 +148,17 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 			return err
 		}
 		defer tables.Close()
-		stopWatch = pipelines.WatchFrequency(tables, f.watch, os.Stderr)
+		stopWatch = watchFrequency(tables, f.watch, os.Stderr)
 		defer stopWatch() // before the tables close
 	}
-	stopProgress := pipelines.ReportProgress(os.Stderr, f.progress, size)
-	tally := pipelines.Tally(size, "stopped after")
+	stopProgress := reportProgress(os.Stderr, f.progress, size)
+	tally := pipelines.NewProgress(size, "stopped after")
 	sum, err := pipelines.Run(ctx, cfg)
 	stopProgress()
 	stopWatch() // its last lines before the summary
 	if errors.Is(err, pipelines.ErrInterrupted) && tally != nil {
 		// No summary without the runner's counters: say how far it got.
-		fmt.Fprintln(os.Stderr, tally())
+		fmt.Fprintln(os.Stderr, tally.Line(time.Now()))
 	}
 	if err != nil {
 		return withDetail(err, f.verbose)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -44,9 +45,9 @@ const (
 var questionCommands = []questionCommand{
 	{"count", "", "1. count tweets", 0, (*queryCmd).count},
 	{"count-geo", "[--bbox B]", "2. count geotagged tweets, in a box if given", withBox, (*queryCmd).countGeo},
-	{"series", "--by minute|hour|day [--by-lang]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang", withStep, (*queryCmd).series},
+	{"series", "--by minute|hour|day [--by-lang] [--chart FILE]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang; --chart draws it (.svg, .png or .pdf)", withStep, (*queryCmd).series},
 	{"count-term", "--term T [--field text|user]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
-	{"geo", "--bbox B [--limit N] [--cursor C]", "5. geotagged tweets in a box", withBox | needBox | withPage, (*queryCmd).geo},
+	{"geo", "--bbox B [--limit N] [--cursor C] [--format geojson]", "5. geotagged tweets in a box (--format geojson: a FeatureCollection for map tools)", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
 	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
@@ -54,7 +55,7 @@ var questionCommands = []questionCommand{
 	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
 }
 
-const queryUsage = `Usage: tweetindex query QUESTION (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] [--format table|jsonl|csv] [flags]
+const queryUsage = `Usage: tweetindex query QUESTION (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] [--format table|jsonl|csv|geojson] [flags]
 
 Questions:
 %s
@@ -85,6 +86,7 @@ type queryCmd struct {
 	limit          int
 	exact, places  bool
 	byLang         bool
+	chart          string
 	top            int
 	cursor         string
 	repeat         int
@@ -135,7 +137,11 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if err := q.resolveFlags(qc); err != nil {
 		return asUsage(err)
 	}
-	r, closer, err := openReader(&q.sink)
+	var cache int64
+	if qc.name == "bench" {
+		cache = storeio.ReadCacheSize // it asks each question again: keep what it read
+	}
+	r, closer, err := openReader(&q.sink, cache)
 	if err != nil {
 		return err
 	}
@@ -175,7 +181,7 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.name == "export" {
 		format = "jsonl"
 	}
-	fs.StringVar(&q.format, "format", format, "output: table (aligned, for people), jsonl or csv")
+	fs.StringVar(&q.format, "format", format, "output: table (aligned, for people), jsonl, csv, or for retrievals geojson (a FeatureCollection of the tweets' points)")
 	if qc.flags&withBox != 0 {
 		fs.StringVar(&q.bbox, "bbox", "", "bounding box minLon,minLat,maxLon,maxLat in degrees")
 	}
@@ -190,6 +196,7 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.flags&withStep != 0 {
 		fs.StringVar(&q.by, "by", "hour", "step of the series: minute, hour or day")
 		fs.BoolVar(&q.byLang, "by-lang", false, "a row per step and language")
+		fs.StringVar(&q.chart, "chart", "", "also draw the series as a line chart into this file (.svg, .png or .pdf; a line per language with --by-lang)")
 	}
 	if qc.flags&(withTerm|withTerms) != 0 {
 		fs.StringVar(&q.term, "term", "", "the term, as the indexer tokenizes: a word, #hashtag, @mention, or part of a user's name")
@@ -254,14 +261,18 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	if qc.name == "export" && q.format == "table" {
 		return errors.New("--format table does not stream: export as jsonl or csv")
 	}
+	if q.format == "geojson" && qc.flags&withPage == 0 {
+		return fmt.Errorf("--format geojson is for the retrievals (geo, tweets, terms): %s has no points", qc.name)
+	}
 	if qc.name == "bench" && q.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", q.repeat)
 	}
 	return nil
 }
 
-// openReader opens the tables of --store or --cassandra for reading.
-func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
+// openReader opens the tables of --store or --cassandra for reading, the
+// store with a block cache of cacheSize bytes (0: Pebble's default).
+func openReader(f *sinkFlags, cacheSize int64) (query.Reader, io.Closer, error) {
 	if err := f.check(); err != nil {
 		return nil, nil, err
 	}
@@ -272,7 +283,7 @@ func openReader(f *sinkFlags) (query.Reader, io.Closer, error) {
 		}
 		return r, r, nil
 	}
-	st, err := pipelines.OpenExistingStore(f.store)
+	st, err := pipelines.OpenExistingStoreCache(f.store, cacheSize)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -336,6 +347,11 @@ func (q *queryCmd) series(ctx context.Context) error {
 		total += p.Count
 	}
 	q.hintLang(ctx, total)
+	if q.chart != "" {
+		if err := writeChart(q.chart, points, q.by, q.byLang); err != nil {
+			return err
+		}
+	}
 	if q.byLang {
 		if err := q.out.Header(q.by, "lang", "tweets"); err != nil {
 			return err
@@ -433,7 +449,11 @@ func splitTerms(s string) []string {
 // retrieve writes the tweets run emits and, when the page is full, the
 // cursor of the next page on stderr.
 func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
-	if err := q.out.Header(hitColumns...); err != nil {
+	cols, withKind := hitColumns, q.format == "geojson"
+	if withKind {
+		cols = append(slices.Clip(cols), pointColumn)
+	}
+	if err := q.out.Header(cols...); err != nil {
 		return err
 	}
 	n := 0
@@ -441,7 +461,11 @@ func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
 	err := run(func(h query.Hit) error {
 		n++
 		last = h.Key
-		return q.out.Row(hitRow(h)...)
+		row, err := hitRow(h, withKind)
+		if err != nil {
+			return err
+		}
+		return q.out.Row(row...)
 	})
 	if err != nil {
 		return err
@@ -472,11 +496,11 @@ func (q *queryCmd) bench(ctx context.Context) error {
 	if q.filter != (query.Filter{}) {
 		return errors.New("bench picks its own ranges: drop --from, --to and --lang")
 	}
-	rs, err := query.Bench(ctx, q.engine, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: q.stderr})
+	rs, err := query.Bench(ctx, q.engine, query.BenchOptions{Repeat: q.repeat, Seed: q.seed, Progress: benchProgress(q.stderr)})
 	if err != nil {
 		return err
 	}
-	if err := query.PrintBench(q.stdout, rs); err != nil {
+	if err := printBench(q.stdout, rs); err != nil {
 		return err
 	}
 	for _, r := range rs {

@@ -221,7 +221,7 @@ func TestQueryFlagErrors(t *testing.T) {
 		{[]string{"terms", "--store", store}, "pass one of --term T, --and T1,T2 or --or T1,T2"},
 		{[]string{"terms", "--store", store, "--term", "a", "--field", "body"}, "body"},
 		{[]string{"series", "--store", store, "--by", "week"}, `--by "week": want minute, hour or day`},
-		{[]string{"count", "--store", store, "--format", "xml"}, `--format "xml": want table, jsonl or csv`},
+		{[]string{"count", "--store", store, "--format", "xml"}, `--format "xml": want table, jsonl, csv or geojson`},
 		{[]string{"export", "--store", store, "--format", "table"}, "export as jsonl or csv"},
 	}
 	for _, tc := range tests {

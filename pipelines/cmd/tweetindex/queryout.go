@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
 	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // resultWriter writes a question's answer as rows of named columns.
@@ -34,8 +37,10 @@ func newResultWriter(format string, w io.Writer) (resultWriter, error) {
 		return &jsonlWriter{w: w}, nil
 	case "csv":
 		return &csvWriter{w: csv.NewWriter(w)}, nil
+	case "geojson":
+		return &geojsonWriter{w: w}, nil
 	}
-	return nil, fmt.Errorf("--format %q: want table, jsonl or csv", format)
+	return nil, fmt.Errorf("--format %q: want table, jsonl, csv or geojson", format)
 }
 
 // tableWriter aligns columns; long text is cut to one line. It buffers
@@ -100,6 +105,81 @@ func (j *jsonlWriter) Row(vals ...any) error {
 
 func (j *jsonlWriter) Flush() error { return nil }
 
+// geojsonWriter writes a GeoJSON FeatureCollection (RFC 7946) of the rows
+// of a retrieval, streamed: a Feature per row, its geometry the Point of
+// the lat and lon columns (null for a tweet without a point), the other
+// columns its properties, as jsonl writes them.
+type geojsonWriter struct {
+	w       io.Writer
+	cols    []string
+	lat     int // column indexes
+	lon     int
+	started bool
+	n       int
+	props   jsonlWriter
+	buf     []byte
+}
+
+func (g *geojsonWriter) Header(cols ...string) error {
+	g.lat, g.lon = slices.Index(cols, "lat"), slices.Index(cols, "lon")
+	if g.lat < 0 || g.lon < 0 {
+		return fmt.Errorf("--format geojson: the answer has no lat and lon columns (it is for retrievals: geo, tweets, terms)")
+	}
+	g.cols = cols
+	var props []string
+	for i, c := range cols {
+		if i != g.lat && i != g.lon {
+			props = append(props, c)
+		}
+	}
+	g.props.Header(props...)
+	g.started = true
+	_, err := io.WriteString(g.w, `{"type":"FeatureCollection","features":[`+"\n")
+	return err
+}
+
+func (g *geojsonWriter) Row(vals ...any) error {
+	var props []any
+	for i, v := range vals {
+		if i != g.lat && i != g.lon {
+			props = append(props, v)
+		}
+	}
+	var pb bytes.Buffer
+	g.props.w = &pb
+	if err := g.props.Row(props...); err != nil {
+		return err
+	}
+	g.buf = g.buf[:0]
+	if g.n > 0 {
+		g.buf = append(g.buf, ",\n"...)
+	}
+	g.n++
+	g.buf = append(g.buf, `{"type":"Feature","geometry":`...)
+	lat, okLat := vals[g.lat].(float32)
+	lon, okLon := vals[g.lon].(float32)
+	if okLat && okLon {
+		// [lon, lat], as GeoJSON orders them, with the digits a float32 holds.
+		g.buf = fmt.Appendf(g.buf, `{"type":"Point","coordinates":[%s,%s]}`, formatValue(lon), formatValue(lat))
+	} else {
+		g.buf = append(g.buf, "null"...)
+	}
+	g.buf = append(g.buf, `,"properties":`...)
+	g.buf = append(g.buf, bytes.TrimRight(pb.Bytes(), "\n")...)
+	g.buf = append(g.buf, '}')
+	_, err := g.w.Write(g.buf)
+	return err
+}
+
+func (g *geojsonWriter) Flush() error {
+	if !g.started {
+		return nil
+	}
+	g.started = false
+	_, err := io.WriteString(g.w, "\n]}\n")
+	return err
+}
+
 // csvWriter writes RFC 4180 CSV with a header line.
 type csvWriter struct {
 	w *csv.Writer
@@ -149,16 +229,29 @@ func oneLine(s string, n int) string {
 // hitColumns are the columns of a retrieved tweet.
 var hitColumns = []string{"row_key", "created_at", "id", "lang", "user", "lat", "lon", "text"}
 
-// hitRow returns the values of hitColumns for h; lat and lon are empty
-// for a tweet without a point.
-func hitRow(h query.Hit) []any {
-	t := h.Tweet
+// pointColumn follows hitColumns in GeoJSON: the kind of a tweet's point,
+// exact (its coordinates) or place (its place's centre).
+const pointColumn = "point"
+
+// hitRow returns the values of hitColumns for h (decoding its tweet); lat
+// and lon are empty for a tweet without a point. With withKind, the kind
+// of the point follows (pointColumn), empty without one.
+func hitRow(h query.Hit, withKind bool) ([]any, error) {
+	t, err := h.Tweet()
+	if err != nil {
+		return nil, err
+	}
 	var lat, lon any
+	kind := ""
 	switch {
 	case h.HasPoint:
-		lat, lon = h.Lat, h.Lon
+		lat, lon, kind = h.Lat, h.Lon, h.Kind.String()
 	case t.HasPoint:
-		lat, lon = float32(t.Lat), float32(t.Lon)
+		lat, lon, kind = float32(t.Lat), float32(t.Lon), schemas.TweetPointKind(t).String()
 	}
-	return []any{h.Key[:], time.Unix(t.CreatedAt, 0), fmt.Sprint(t.ID), t.Lang, t.ScreenName, lat, lon, t.Text}
+	row := []any{h.Key[:], time.Unix(t.CreatedAt, 0), fmt.Sprint(t.ID), t.Lang, t.ScreenName, lat, lon, t.Text}
+	if withKind {
+		row = append(row, kind)
+	}
+	return row, nil
 }

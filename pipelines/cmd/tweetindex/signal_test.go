@@ -229,7 +229,7 @@ func TestKilledRunIsInterrupted(t *testing.T) {
 	}
 	defer tables.Close()
 	var meta bytes.Buffer
-	if _, err := pipelines.Dump(context.Background(), tables, schemas.TableMeta, &meta); err != nil {
+	if _, err := dump(context.Background(), tables, schemas.TableMeta, &meta); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(meta.String(), `"status":"interrupted"`); n != 1 || strings.Contains(meta.String(), `"status":"running"`) {

@@ -1,0 +1,21 @@
+package pipelines
+
+import (
+	"testing"
+	"time"
+)
+
+// TestProgressLine pins the text of the progress lines the command prints
+// (tests of the command and people's scripts read them): nothing has run
+// since the Progress was made, so every count is 0.
+func TestProgressLine(t *testing.T) {
+	start := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
+	p := newProgress(InputSize{Files: 3, Bytes: 2e6}, "", start)
+	if got, want := p.Line(start.Add(10*time.Second)), "progress 10s [reading]: 0/3 files, 0.0 MB/2.0 MB (0%), 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	p = newProgress(InputSize{}, "stopped after", start)
+	if got, want := p.Line(start.Add(90*time.Second)), "stopped after 1m30s [closing windows, flushing]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
