@@ -6,18 +6,28 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
+// tableList returns the tables' names (schemas.Tables) joined by sep.
+func tableList(sep string) string {
+	names := make([]string, len(schemas.Tables))
+	for i, t := range schemas.Tables {
+		names[i] = t.Name()
+	}
+	return strings.Join(names, sep)
+}
+
 func runDump(args []string) error {
-	c := newCommand("dump", "tweetindex dump (--store DIR | --cassandra HOSTS [--keyspace K]) --table raw|terms|frequency|geo|deadletter|meta",
+	c := newCommand("dump", "tweetindex dump (--store DIR | --cassandra HOSTS [--keyspace K]) --table "+tableList("|"),
 		"dump writes a table as JSON lines with decoded fields (README.md lists them).")
 	fs := c.fs
 	var sink sinkFlags
 	sink.register(fs, false)
-	table := fs.String("table", "", "table to dump: raw, terms, frequency, geo, deadletter or meta (or the CQL table's name: raw_tweets, term_index, ...)")
+	table := fs.String("table", "", "table to dump: "+tableList(", ")+" (or the CQL table's name: raw_tweets, term_index, ...)")
 	pos, err := c.parse(args)
 	if err != nil {
 		return err
@@ -26,11 +36,11 @@ func runDump(args []string) error {
 		return usagef("unexpected argument %q", pos[0])
 	}
 	if *table == "" {
-		return usagef("no table: pass --table raw|terms|frequency|geo|deadletter|meta")
+		return usagef("no table: pass --table %s", tableList("|"))
 	}
 	t, ok := tableByName(*table)
 	if !ok {
-		return usagef("--table %q: want raw, terms, frequency, geo, deadletter or meta", *table)
+		return usagef("--table %q: want one of %s", *table, tableList(", "))
 	}
 	if err := sink.check(); err != nil {
 		return asUsage(err)
