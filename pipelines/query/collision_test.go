@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
@@ -140,25 +138,7 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 		check(t, st)
 	})
 	t.Run("cassandra", func(t *testing.T) {
-		srv, err := cassandratest.New(cassandratest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Close()
-		cfg := cassandraio.DefaultConfig(srv.Addr())
-		cfg.Keyspace = "tweetindex_collision"
-		cfg.Consistency = "ONE"
-		if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := pipelines.Run(ctx, pipelines.Config{Input: in, Cassandra: &cfg}); err != nil {
-			t.Fatal(err)
-		}
-		cr, err := cassandraio.NewReader(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cr.Close()
+		cr := indexCassandra(t, "tweetindex_collision", in).Reader
 		check(t, cr)
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
@@ -52,25 +51,8 @@ func TestCassandraBoxSkipsEmptyDays(t *testing.T) {
 	}
 	defer st.Close()
 
-	srv, err := cassandratest.New(cassandratest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cfg := cassandraio.DefaultConfig(srv.Addr())
-	cfg.Keyspace = "tweetindex_days"
-	cfg.Consistency = "ONE"
-	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pipelines.Run(ctx, pipelines.Config{Input: dir, Cassandra: &cfg}); err != nil {
-		t.Fatal(err)
-	}
-	cr, err := cassandraio.NewReader(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cr.Close()
+	c := indexCassandra(t, "tweetindex_days", dir)
+	srv, cfg, cr := c.Server, c.Config, c.Reader
 
 	box := &query.Box{MinLon: 13.1, MinLat: 52.4, MaxLon: 14.0, MaxLat: 53.0}
 	answer := func(r query.Reader, f query.Filter) string {

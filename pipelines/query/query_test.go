@@ -107,6 +107,41 @@ func indexInto(t *testing.T, cfg pipelines.Config) {
 	}
 }
 
+// indexedCassandra is a keyspace indexed on a CQL test server.
+type indexedCassandra struct {
+	Server *cassandratest.Server
+	Config cassandraio.Config
+	Reader *cassandraio.Reader
+}
+
+// indexCassandra indexes input into keyspace on a CQL test server started
+// for the test, and opens a reader of it; server and reader are closed
+// when the test ends.
+func indexCassandra(t *testing.T, keyspace, input string) indexedCassandra {
+	t.Helper()
+	srv, err := cassandratest.New(cassandratest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cfg := cassandraio.DefaultConfig(srv.Addr())
+	cfg.Keyspace = keyspace
+	cfg.Consistency = "ONE"
+	ctx := context.Background()
+	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipelines.Run(ctx, pipelines.Config{Input: input, Cassandra: &cfg}); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := cassandraio.NewReader(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cr.Close() })
+	return indexedCassandra{Server: srv, Config: cfg, Reader: cr}
+}
+
 var (
 	storeOnce sync.Once
 	storeDir  string
@@ -474,23 +509,7 @@ func TestCassandraAnswersMatchStore(t *testing.T) {
 	}
 	want := answers(t, ctx, store, q, false)
 
-	srv, err := cassandratest.New(cassandratest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cfg := cassandraio.DefaultConfig(srv.Addr())
-	cfg.Keyspace = "tweetindex_query"
-	cfg.Consistency = "ONE"
-	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	indexInto(t, pipelines.Config{Cassandra: &cfg})
-	cr, err := cassandraio.NewReader(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cr.Close()
+	cr := indexCassandra(t, "tweetindex_query", testData(t)).Reader
 	got := answers(t, ctx, cr, q, false)
 	diffAnswers(t, want, got, "store", "cassandra")
 }
