@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short fuzz bench bench-scale sample vet lint clean demo-stream bench-query bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short fuzz bench bench-scale sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -33,14 +33,14 @@ test-short:
 
 ## vet: go vet over every package, the generator (testdata/gen, outside ./...) included.
 vet:
-	$(GO) vet ./... ./testdata/gen
+	$(GO) vet ./... ./testdata/gen ./testdata/postgres
 
 ## lint: gofmt (must list no file), go vet and staticcheck (pinned; run through the module proxy,
 ## so go.mod does not list it) over every package and testdata/gen. CI runs it before make test.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists files to format (gofmt -w them):"; echo "$$out"; exit 1; fi
-	$(STATICCHECK) ./... ./testdata/gen
+	$(STATICCHECK) ./... ./testdata/gen ./testdata/postgres
 
 ## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
 ## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and
@@ -77,6 +77,14 @@ bench-query: build
 	  touch $(BENCHQ_DIR)/indexed; \
 	fi
 	./$(BIN) query bench --store $(BENCHQ_DIR)/store
+
+## bench-postgres: ask PostgreSQL + PostGIS the questions of bench-query on the same tweets and print
+## both times and whether the answers are the same (testdata/postgres; needs psql and a database
+## $(PGDB) with the postgis extension; not part of make test).
+PGDB ?= tweets
+bench-postgres: build
+	@test -d $(BENCHQ_DIR)/store || $(MAKE) bench-query BENCHQ_N=$(BENCHQ_N)
+	$(GO) run ./testdata/postgres -store $(BENCHQ_DIR)/store -db $(PGDB) $(PGFLAGS)
 
 ## bench-query-cassandra: the same through gocql against devcql (the in-memory CQL test server on
 ## 127.0.0.1:$(DEVCQL_PORT)), on $(BENCHQC_N) tweets; devcql is stopped at the end.

@@ -93,26 +93,52 @@ func Bench(ctx context.Context, e *Engine, o BenchOptions) ([]BenchResult, error
 	return out, nil
 }
 
-// benchQuestions returns the questions of Bench, their ranges, terms and
-// box picked from what the tables hold.
-func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestion, error) {
-	sc := Scanner{R: e.R}
+// BenchSetup is what the questions of Bench ask about, cut from the data:
+// its middle hour, the six and 24 hours around it, all of it, a term found
+// in about one tweet in twenty of the middle hour (Term) and the term most
+// often with it (Term2), and a box of 20 by 10 degrees around one of the
+// hour's geotagged tweets. Another database given the same setup can be
+// asked the same questions (testdata/postgres).
+type BenchSetup struct {
+	All, Hour, Six, Day Filter
+	Term, Term2         string
+	Box                 Box
+}
+
+// NewBenchSetup picks the setup of Bench from what the tables hold; seed
+// picks the box's tweet.
+func NewBenchSetup(ctx context.Context, e *Engine, seed uint64) (BenchSetup, error) {
 	from, to, err := e.Extent(ctx)
 	if err != nil {
-		return nil, err
+		return BenchSetup{}, err
 	}
 	if from.IsZero() {
-		return nil, errors.New("the tables hold no tweets: index some first")
+		return BenchSetup{}, errors.New("the tables hold no tweets: index some first")
 	}
 	mid := from.Add(to.Sub(from) / 2).Truncate(time.Hour)
-	all := Filter{}
-	hour := Filter{From: mid, To: mid.Add(time.Hour)}
-	six := Filter{From: mid.Add(-3 * time.Hour), To: mid.Add(3 * time.Hour)}
-	day := Filter{From: mid.Add(-12 * time.Hour), To: mid.Add(12 * time.Hour)}
-	s, err := sampleHour(ctx, e, hour, seed)
+	b := BenchSetup{
+		Hour: Filter{From: mid, To: mid.Add(time.Hour)},
+		Six:  Filter{From: mid.Add(-3 * time.Hour), To: mid.Add(3 * time.Hour)},
+		Day:  Filter{From: mid.Add(-12 * time.Hour), To: mid.Add(12 * time.Hour)},
+	}
+	s, err := sampleHour(ctx, e, b.Hour, seed)
+	if err != nil {
+		return BenchSetup{}, err
+	}
+	b.Term, b.Term2, b.Box = s.term, s.term2, s.box
+	return b, nil
+}
+
+// benchQuestions returns the questions of Bench on the setup NewBenchSetup
+// picks.
+func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestion, error) {
+	sc := Scanner{R: e.R}
+	b, err := NewBenchSetup(ctx, e, seed)
 	if err != nil {
 		return nil, err
 	}
+	all, hour, six, day := b.All, b.Hour, b.Six, b.Day
+	s := benchSample{term: b.Term, term2: b.Term2, box: b.Box}
 	geoKeys := func(hits []GeoHit) []schemas.RowKey {
 		k := make([]schemas.RowKey, len(hits))
 		for i, h := range hits {
