@@ -24,13 +24,19 @@ type UserShare struct {
 // (an index by time: the range is a key range of the raw table) and
 // counts tweets per screen name (case-insensitive, as Twitter's handles).
 // The distribution comes in order of Tweets.
-//
-// The range is read in up to GOMAXPROCS parts at once (finding the screen
-// name in each tweet's JSON is most of the cost), whose counts are added.
 func (e *Engine) Users(ctx context.Context, f Filter) ([]UserShare, error) {
+	perUser, err := e.tweetsPerUser(ctx, f)
+	return distribution(perUser), err
+}
+
+// tweetsPerUser counts the tweets of each user (lower-cased screen name)
+// in the range. It reads the range in up to GOMAXPROCS parts at once
+// (finding the screen name in each tweet's JSON is most of the cost) and
+// adds their counts.
+func (e *Engine) tweetsPerUser(ctx context.Context, f Filter) (map[string]int64, error) {
 	s, err := e.resolve(ctx, f)
 	if err != nil || s.from >= s.to {
-		return nil, err
+		return map[string]int64{}, err
 	}
 	parts := splitSpan(s, runtime.GOMAXPROCS(0))
 	counts := make([]map[string]int64, len(parts))
@@ -54,7 +60,7 @@ func (e *Engine) Users(ctx context.Context, f Filter) ([]UserShare, error) {
 			counts[0][u] += n
 		}
 	}
-	return distribution(counts[0]), err
+	return counts[0], err
 }
 
 // splitSpan cuts s into at most n parts of whole seconds, in order.
@@ -109,12 +115,7 @@ type UserCount struct {
 // in the range, most first (ties by name), and the distribution of tweets
 // per user.
 func (e *Engine) TopUsers(ctx context.Context, f Filter, n int) ([]UserCount, []UserShare, error) {
-	perUser := map[string]int64{}
-	err := e.Tweets(ctx, f, Page{}, func(h Hit) error {
-		name, err := screenName(h)
-		perUser[strings.ToLower(name)]++
-		return err
-	})
+	perUser, err := e.tweetsPerUser(ctx, f)
 	return top(perUser, n), distribution(perUser), err
 }
 
