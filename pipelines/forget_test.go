@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -245,7 +246,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 
 	store := filepath.Join(t.TempDir(), "store")
 	runPipeline(t, Config{Store: store, Input: f.input})
-	tables, err := OpenTables(store, nil, true)
+	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 	// term, geo and frequency cells not written.
 	var cells []schemas.Cell
 	for _, table := range []schemas.Table{schemas.TableTerms, schemas.TableGeo, schemas.TableFrequency} {
-		err := tables.ScanTable(context.Background(), table, func(key, _ []byte) error {
+		err := tables.Scan(context.Background(), table, nil, nil, func(key, _ []byte) error {
 			cells = append(cells, schemas.Cell{Table: table, Key: bytes.Clone(key), Delete: true})
 			return nil
 		})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -24,32 +25,30 @@ import (
 // metadata table of cfg's sink from its raw table, and removes the marks.
 // It returns how many minutes it recounted.
 func recountMarked(ctx context.Context, cfg Config) (int, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return 0, err
 	}
-	defer tables.Close()
-	ms, ok := tables.(minuteScanner)
-	if !ok {
-		return 0, fmt.Errorf("recount: the sink cannot read a minute")
-	}
+	defer s.Close()
 	var minutes []string
 	rebuild := map[string]bool{}
-	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
-		if m, ok := bytes.CutPrefix(key, []byte(transforms.RecountPrefix)); ok {
-			minutes = append(minutes, string(m))
-		}
-		if m, ok := bytes.CutPrefix(key, []byte(RebuildPrefix)); ok {
-			minutes = append(minutes, string(m))
-			rebuild[string(m)] = true
-		}
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(transforms.RecountPrefix), func(key, _ []byte) error {
+		minutes = append(minutes, string(key[len(transforms.RecountPrefix):]))
 		return nil
 	})
-	slices.Sort(minutes)
-	minutes = slices.Compact(minutes) // a minute marked both ways
+	if err == nil {
+		err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(RebuildPrefix), func(key, _ []byte) error {
+			m := string(key[len(RebuildPrefix):])
+			minutes = append(minutes, m)
+			rebuild[m] = true
+			return nil
+		})
+	}
 	if err != nil {
 		return 0, fmt.Errorf("recount: reading the marks: %w", err)
 	}
+	slices.Sort(minutes)
+	minutes = slices.Compact(minutes) // a minute marked both ways
 	var dec schemas.Decoder
 	var out schemas.Decoded
 	var terms []transforms.Term
@@ -60,7 +59,8 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		}
 		counts := map[string]int64{}
 		var cells []schemas.Cell
-		err = ms.scanRawMinute(ctx, at.Unix(), func(key, value []byte) error {
+		lo, hi := schemas.RowKeyStart(at.Unix()), schemas.RowKeyStart(at.Unix()+60)
+		err = s.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
 			out.Reset()
 			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
 			if len(out.Tweets) != 1 {
@@ -80,7 +80,7 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
-		err = ms.scanFrequencyMinute(ctx, at.Unix(), func(key, value []byte) error {
+		err = s.Scan(ctx, schemas.TableFrequency, []byte(m), []byte(schemas.Minute(at.Unix()+60)), func(key, value []byte) error {
 			r, err := schemas.DecodeFrequency(key, value)
 			if err == nil && counts[r.Lang] == 0 {
 				cells = append(cells, schemas.Cell{Table: schemas.TableFrequency, Key: bytes.Clone(key), Delete: true})
@@ -97,35 +97,11 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		if rebuild[m] {
 			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(RebuildPrefix + m), Delete: true})
 		}
-		if err := tables.Write(ctx, cells); err != nil {
+		if err := s.Write(ctx, cells); err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
 	}
 	return len(minutes), nil
-}
-
-// minuteScanner reads one minute of the raw and frequency tables.
-type minuteScanner interface {
-	scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
-	scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
-}
-
-func (t storeTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
-	return t.Store.Scan(ctx, schemas.TableRaw, lo[:], hi[:], fn)
-}
-
-func (t storeTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	m := []byte(time.Unix(minute, 0).UTC().Format(schemas.MinuteLayout))
-	return t.Store.ScanPrefix(ctx, schemas.TableFrequency, m, fn)
-}
-
-func (t *cassandraTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	return t.Reader.ScanRawMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
-}
-
-func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	return t.Reader.ScanFrequencyMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
 
 // Counts in flight. A stream's counts live in window state until they are
@@ -168,18 +144,15 @@ func clearCounting(ctx context.Context, cfg Config) error {
 // moveMarks renames the metadata rows named from+M to to+M (deletes them
 // if to is empty), and returns how many.
 func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return 0, err
 	}
-	defer tables.Close()
+	defer s.Close()
 	var cells []schemas.Cell
 	n := 0
-	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
-		m, ok := bytes.CutPrefix(key, []byte(from))
-		if !ok {
-			return nil
-		}
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(from), func(key, _ []byte) error {
+		m := key[len(from):]
 		n++
 		if to != "" {
 			cells = append(cells, schemas.MetaRow{Name: to + string(m)}.Cell())
@@ -193,7 +166,7 @@ func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
 	if len(cells) == 0 {
 		return 0, nil
 	}
-	if err := tables.Write(ctx, cells); err != nil {
+	if err := s.Write(ctx, cells); err != nil {
 		return 0, fmt.Errorf("writing the %s marks: %w", to, err)
 	}
 	return n, nil
