@@ -13,7 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // Run builds the graph for cfg, runs it on the runner chosen by Beam's
@@ -78,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return nil
 	}
-	active0 := transforms.ActiveReading()
+	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -136,11 +136,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	sum := SummaryFromResult(result, elapsed)
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
-	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
+	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
 			// A stream's rate is over the time it read, not its idle waits.
-			sum.ActiveSeconds = (transforms.ActiveReading() - active0).Seconds()
+			sum.ActiveSeconds = (flow.ActiveReading() - active0).Seconds()
 			if sum.ActiveSeconds > 0 {
 				sum.TweetsPerSec = float64(sum.Read) / sum.ActiveSeconds
 			}
