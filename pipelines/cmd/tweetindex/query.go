@@ -113,7 +113,8 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 			fmt.Fprint(stdoutW, queryHelp())
 			return errHelpShown
 		}
-		return usagef("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
+		names := questionNames()
+		return usagef("name a question: %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	i := slices.IndexFunc(questionCommands, func(c questionCommand) bool { return c.name == args[qi] })
 	if i < 0 {
