@@ -150,17 +150,13 @@ func parseIDLine(line []byte) (id uint64, skip bool, err error) {
 // forgetBatch is how many ids forget looks up and deletes at a time.
 const forgetBatch = 512
 
-// ForgetPrefix begins the names of the metadata rows that record each
-// forget ("forget/<start time>" -> its summary).
-const ForgetPrefix = "forget/"
-
 // Forget deletes the tweets of ids from the tables of cfg's sink (Store
 // or Cassandra) as a compliance delete in a run does: each stored
 // tweet's raw, term and geo rows are deleted, a tombstone is left for
 // every id (so that a later run over older files does not store it
 // again), and the frequency cells of the minutes touched are recounted
 // from the raw table. The forget is recorded in the metadata table under
-// ForgetPrefix. Forgetting the same ids again changes nothing.
+// schemas.ForgetPrefix. Forgetting the same ids again changes nothing.
 func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error) {
 	started := time.Now()
 	sum := ForgetSummary{Read: len(list.IDs), NotDeletes: list.NotDeletes, BadLines: len(list.Bad)}
@@ -227,7 +223,7 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 	}
 	sum.Seconds = time.Since(started).Seconds()
 	rec, _ := json.Marshal(sum)
-	err = s.Write(ctx, []schemas.Cell{schemas.MetaRow{Name: ForgetPrefix + started.UTC().Format(time.RFC3339Nano), Value: rec}.Cell()})
+	err = s.Write(ctx, []schemas.Cell{schemas.MetaRow{Name: schemas.ForgetPrefix + started.UTC().Format(time.RFC3339Nano), Value: rec}.Cell()})
 	if err != nil {
 		return sum, fmt.Errorf("forget: recording it in the metadata table: %w", err)
 	}

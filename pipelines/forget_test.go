@@ -14,7 +14,6 @@ import (
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func TestReadIDList(t *testing.T) {
@@ -263,7 +262,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 		}
 	}
 	for _, r := range rows(t, want["frequency"]) {
-		cells = append(cells, schemas.MetaRow{Name: transforms.CountingPrefix + r["minute"].(string)}.Cell())
+		cells = append(cells, schemas.MetaRow{Name: schemas.CountingPrefix + r["minute"].(string)}.Cell())
 	}
 	if err := tables.Write(context.Background(), cells); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // stored tweet (or a version is replaced), the count of its minute may
 // include a tweet the raw table no longer holds, whichever run counted
 // it. The sink marks such minutes in the metadata table
-// (transforms.RecountPrefix), and Run recounts each marked minute from the
+// (schemas.RecountPrefix), and Run recounts each marked minute from the
 // raw table once the pipeline is done, then removes the mark. A run that
 // dies leaves its marks for the next run to recount.
 
@@ -32,13 +32,13 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 	defer s.Close()
 	var minutes []string
 	rebuild := map[string]bool{}
-	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(transforms.RecountPrefix), func(key, _ []byte) error {
-		minutes = append(minutes, string(key[len(transforms.RecountPrefix):]))
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RecountPrefix), func(key, _ []byte) error {
+		minutes = append(minutes, string(key[len(schemas.RecountPrefix):]))
 		return nil
 	})
 	if err == nil {
-		err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(RebuildPrefix), func(key, _ []byte) error {
-			m := string(key[len(RebuildPrefix):])
+		err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RebuildPrefix), func(key, _ []byte) error {
+			m := string(key[len(schemas.RebuildPrefix):])
 			minutes = append(minutes, m)
 			rebuild[m] = true
 			return nil
@@ -93,9 +93,9 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		for lang, n := range counts {
 			cells = append(cells, schemas.FrequencyRow{Minute: m, Lang: lang, Count: n}.Cell())
 		}
-		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(transforms.RecountPrefix + m), Delete: true})
+		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.RecountPrefix + m), Delete: true})
 		if rebuild[m] {
-			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(RebuildPrefix + m), Delete: true})
+			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.RebuildPrefix + m), Delete: true})
 		}
 		if err := s.Write(ctx, cells); err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
@@ -110,7 +110,7 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 // records, not once their counts are written: a stream killed in between
 // loses counts whose tweets the raw table holds and that the next run,
 // resuming from the committed offsets, never reads. So a stream marks the
-// minute of every tweet it stores (transforms.CountingPrefix, written with
+// minute of every tweet it stores (schemas.CountingPrefix, written with
 // the raw rows); a run that ends cleanly has written every count and
 // removes the marks (clearCounting), and a run that finds marks left by a
 // run that died turns them into rebuild marks (adoptCounting): when its
@@ -123,21 +123,18 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 // adoptCounting turns the counting marks left in cfg's sink into rebuild
 // marks, and returns how many minutes it marked.
 func adoptCounting(ctx context.Context, cfg Config) (int, error) {
-	return moveMarks(ctx, cfg, transforms.CountingPrefix, RebuildPrefix)
+	return moveMarks(ctx, cfg, schemas.CountingPrefix, schemas.RebuildPrefix)
 }
 
-// RebuildPrefix begins the names of the metadata rows that mark a minute
-// whose term and geo cells, and counts, are to be derived again from its
-// raw rows: a minute of a stream that died. Its Kafka offsets may have
-// been committed past tweets whose raw rows were written but whose term,
-// geo or frequency cells were still in the runner (each table's sink
-// writes at the end of its own bundles), and the resumed run does not
-// read them again. recountMarked rebuilds them.
-const RebuildPrefix = "rebuild/"
+// Rebuild marks (schemas.RebuildPrefix) name minutes of a stream that
+// died. Their Kafka offsets may have been committed past tweets whose raw
+// rows were written but whose term, geo or frequency cells were still in
+// the runner (each table's sink writes at the end of its own bundles), and
+// the resumed run does not read them again. recountMarked rebuilds them.
 
 // clearCounting removes the counting marks of cfg's sink.
 func clearCounting(ctx context.Context, cfg Config) error {
-	_, err := moveMarks(ctx, cfg, transforms.CountingPrefix, "")
+	_, err := moveMarks(ctx, cfg, schemas.CountingPrefix, "")
 	return err
 }
 

@@ -254,11 +254,8 @@ type RunRecord struct {
 	Process string `json:"process,omitempty"`
 }
 
-// RunRecordPrefix is the metadata name prefix of run records.
-const RunRecordPrefix = "run/"
-
 // name is the record's metadata row name.
-func (r RunRecord) name() string { return RunRecordPrefix + r.Started }
+func (r RunRecord) name() string { return schemas.RunRecordPrefix + r.Started }
 
 func newRunRecord(cfg Config, started time.Time) RunRecord {
 	rec := RunRecord{
@@ -286,7 +283,7 @@ func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord, extra ...sch
 	params, _ := json.Marshal(CurrentParams())
 	run, _ := json.Marshal(rec)
 	werr := s.Write(ctx, append([]schemas.Cell{
-		schemas.MetaRow{Name: "param/index", Value: params}.Cell(),
+		schemas.MetaRow{Name: schemas.IndexParam, Value: params}.Cell(),
 		schemas.MetaRow{Name: rec.name(), Value: run}.Cell(),
 	}, extra...))
 	if cerr := s.Close(); werr == nil {
@@ -311,7 +308,7 @@ func ReadRunRecords(ctx context.Context, r sink.Reader) ([]RunRecord, error) {
 // readRunRecords returns the run records as stored.
 func readRunRecords(ctx context.Context, sr sink.Reader) ([]RunRecord, error) {
 	var runs []RunRecord
-	err := sink.ScanPrefix(ctx, sr, schemas.TableMeta, []byte(RunRecordPrefix), func(key, value []byte) error {
+	err := sink.ScanPrefix(ctx, sr, schemas.TableMeta, []byte(schemas.RunRecordPrefix), func(key, value []byte) error {
 		var r RunRecord
 		if err := json.Unmarshal(value, &r); err != nil {
 			return fmt.Errorf("run record %s: %w", key, err)

@@ -15,7 +15,7 @@ import (
 // a v2 compliance event {"id","action":"scrub_geo"} names a tweet (a
 // tweet compliance job) or a user (a user compliance job) without saying
 // which. The pipeline records each in the metadata table with a mark
-// (transforms.ScrubGeoPrefix), and Run applies the marks when the
+// (schemas.ScrubGeoPrefix), and Run applies the marks when the
 // pipeline is done: the geo rows of the tweets they name are deleted.
 //
 // The geotemporal index is keyed by place and day, not by user, and a geo
@@ -39,7 +39,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	users := map[uint64]uint64{} // user -> largest up_to
 	var tweetIDs []uint64        // v2 events, read as tweets
 	var marks []schemas.Cell
-	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(transforms.ScrubGeoPrefix), func(key, _ []byte) error {
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.ScrubGeoPrefix), func(key, _ []byte) error {
 		user, upTo, ok := transforms.ParseScrubGeoMark(string(key))
 		if !ok {
 			return nil

@@ -40,7 +40,7 @@ type TweetBatch struct {
 	Retracted []schemas.Tweet
 	// Recount holds the created_at (Unix seconds) of Tweets that an
 	// earlier run stored already: their minutes are recounted from the raw
-	// table after the run (RecountPrefix), since this run's count of such
+	// table after the run (schemas.RecountPrefix), since this run's count of such
 	// a minute need not be its whole count.
 	Recount []int64
 }
