@@ -36,11 +36,13 @@ vet:
 	$(GO) vet ./... ./testdata/gen ./testdata/postgres
 
 ## lint: gofmt (must list no file), go vet and staticcheck (pinned; run through the module proxy,
-## so go.mod does not list it) over every package and testdata/gen. CI runs it before make test.
+## so go.mod does not list it) over every package and testdata/gen, and .ci/layers (no import
+## points up schemas <- transforms/flow <- transforms <- io <- pipelines). CI runs it before make test.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists files to format (gofmt -w them):"; echo "$$out"; exit 1; fi
 	$(STATICCHECK) ./... ./testdata/gen ./testdata/postgres
+	./.ci/layers
 
 ## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):
 ## FuzzDecode (record bytes -> tweets or dead letters, the cells built and decoded back) and

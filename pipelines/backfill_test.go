@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,7 +196,7 @@ func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 	runPipeline(t, cfg)
 	diffTables(t, first, dumpStore(t, store), "first backfill", "second backfill")
 
-	tables, err := OpenTables(store, nil, true)
+	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func TestEmptyKafkaBackfillIsNotCovered(t *testing.T) {
 	if !errors.Is(err, ErrEmptyRead) || sum.Read != 0 {
 		t.Fatalf("run: %v, read %d; want ErrEmptyRead after reading nothing", err, sum.Read)
 	}
-	tables, err := OpenTables(store, nil, true)
+	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}

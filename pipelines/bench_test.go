@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,7 +184,7 @@ func checkExpected(b *testing.B, dir, data string, sum Summary) {
 		b.Fatalf("summary read %d, indexed %d, duplicates %d; the generator expects %d, %d, %d",
 			sum.Read, sum.Indexed, sum.Duplicates, want.Read, want.Indexed, want.Duplicates)
 	}
-	tables, err := OpenTables(dir, nil, true)
+	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func checkExpected(b *testing.B, dir, data string, sum Summary) {
 	got := map[string]int64{}
 	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableGeo, schemas.TableFrequency} {
 		var n int64
-		err := tables.ScanTable(context.Background(), table, func(key, value []byte) error {
+		err := tables.Scan(context.Background(), table, nil, nil, func(key, value []byte) error {
 			n++
 			if table == schemas.TableFrequency {
 				r, err := schemas.DecodeFrequency(key, value)

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func startCQL(t *testing.T) (*cassandratest.Server, *cassandraio.Config) {
 
 func dumpCassandra(t *testing.T, cfg *cassandraio.Config) map[string]string {
 	t.Helper()
-	tables, err := OpenTables("", cfg, true)
+	tables, err := sink.Open(sink.Config{Cassandra: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"math"
 	"os"
 	"path/filepath"
@@ -316,7 +317,7 @@ func TestScrubGeoAndWithheldStore(t *testing.T) {
 	t.Parallel()
 	store := filepath.Join(t.TempDir(), "store")
 	checkScrubGeo(t, Config{Store: store}, func() map[string]string { return dumpStore(t, store) }, func() string {
-		tables, err := OpenTables(store, nil, true)
+		tables, err := sink.Open(sink.Config{Store: store})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +330,7 @@ func TestScrubGeoAndWithheldCassandra(t *testing.T) {
 	t.Parallel()
 	_, cfg := startCQL(t)
 	checkScrubGeo(t, Config{Cassandra: cfg}, func() map[string]string { return dumpCassandra(t, cfg) }, func() string {
-		tables, err := OpenTables("", cfg, true)
+		tables, err := sink.Open(sink.Config{Cassandra: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +340,7 @@ func TestScrubGeoAndWithheldCassandra(t *testing.T) {
 }
 
 // dumpMeta returns the dump of the metadata table.
-func dumpMeta(t *testing.T, src TableScanner) string {
+func dumpMeta(t *testing.T, src sink.Reader) string {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -22,9 +23,9 @@ import (
 //	identity:   tweet_id, row_key (hex) or deleted
 //
 // It returns how many rows fn was called with.
-func DumpRows(ctx context.Context, src TableScanner, table schemas.Table, fn func(row any) error) (int64, error) {
+func DumpRows(ctx context.Context, src sink.Reader, table schemas.Table, fn func(row any) error) (int64, error) {
 	var n int64
-	err := src.ScanTable(ctx, table, func(key, value []byte) error {
+	err := src.Scan(ctx, table, nil, nil, func(key, value []byte) error {
 		row, err := dumpRow(table, key, value)
 		if err != nil {
 			return fmt.Errorf("dump %s: row %d: %w", table.Name(), n+1, err)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -146,17 +147,8 @@ func parseIDLine(line []byte) (id uint64, skip bool, err error) {
 	return id, false, nil
 }
 
-// identitySource is a sink's identity table for transforms.Identifier.
-type identitySource interface {
-	Identities() transforms.Identities
-}
-
 // forgetBatch is how many ids forget looks up and deletes at a time.
 const forgetBatch = 512
-
-// ForgetPrefix begins the names of the metadata rows that record each
-// forget ("forget/<start time>" -> its summary).
-const ForgetPrefix = "forget/"
 
 // Forget deletes the tweets of ids from the tables of cfg's sink (Store
 // or Cassandra) as a compliance delete in a run does: each stored
@@ -164,25 +156,21 @@ const ForgetPrefix = "forget/"
 // every id (so that a later run over older files does not store it
 // again), and the frequency cells of the minutes touched are recounted
 // from the raw table. The forget is recorded in the metadata table under
-// ForgetPrefix. Forgetting the same ids again changes nothing.
+// schemas.ForgetPrefix. Forgetting the same ids again changes nothing.
 func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error) {
 	started := time.Now()
 	sum := ForgetSummary{Read: len(list.IDs), NotDeletes: list.NotDeletes, BadLines: len(list.Bad)}
 	if cfg.Store != "" && cfg.Cassandra != nil {
 		return sum, errors.New("two sinks: pass either --store or --cassandra, not both")
 	}
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, true)
+	s, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra})
 	if err != nil {
 		return sum, err
 	}
-	defer tables.Close()
-	src, ok := tables.(identitySource)
-	if !ok {
-		return sum, errors.New("forget: the sink has no identity table")
-	}
+	defer s.Close()
 	ids := slices.Compact(slices.Sorted(slices.Values(list.IDs)))
 	sum.Distinct = len(ids)
-	x := transforms.Identifier{Sink: src.Identities()}
+	x := transforms.Identifier{Sink: s.Identities()}
 	var raw transforms.RawFn
 	var terms transforms.TermsFn
 	var geo transforms.GeoFn
@@ -217,12 +205,12 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 		terms.ProcessElement(out, collect)
 		geo.ProcessElement(out, collect)
 		if len(rows) > 0 {
-			if err := tables.Write(ctx, rows); err != nil {
+			if err := s.Write(ctx, rows); err != nil {
 				return sum, fmt.Errorf("forget: deleting rows: %w", err)
 			}
 		}
 		if len(tombstones) > 0 {
-			if err := tables.Write(ctx, tombstones); err != nil {
+			if err := s.Write(ctx, tombstones); err != nil {
 				return sum, fmt.Errorf("forget: writing tombstones: %w", err)
 			}
 		}
@@ -235,7 +223,7 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 	}
 	sum.Seconds = time.Since(started).Seconds()
 	rec, _ := json.Marshal(sum)
-	err = tables.Write(ctx, []schemas.Cell{schemas.MetaRow{Name: ForgetPrefix + started.UTC().Format(time.RFC3339Nano), Value: rec}.Cell()})
+	err = s.Write(ctx, []schemas.Cell{schemas.MetaRow{Name: schemas.ForgetPrefix + started.UTC().Format(time.RFC3339Nano), Value: rec}.Cell()})
 	if err != nil {
 		return sum, fmt.Errorf("forget: recording it in the metadata table: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func TestReadIDList(t *testing.T) {
@@ -245,7 +245,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 
 	store := filepath.Join(t.TempDir(), "store")
 	runPipeline(t, Config{Store: store, Input: f.input})
-	tables, err := OpenTables(store, nil, true)
+	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 	// term, geo and frequency cells not written.
 	var cells []schemas.Cell
 	for _, table := range []schemas.Table{schemas.TableTerms, schemas.TableGeo, schemas.TableFrequency} {
-		err := tables.ScanTable(context.Background(), table, func(key, _ []byte) error {
+		err := tables.Scan(context.Background(), table, nil, nil, func(key, _ []byte) error {
 			cells = append(cells, schemas.Cell{Table: table, Key: bytes.Clone(key), Delete: true})
 			return nil
 		})
@@ -262,7 +262,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 		}
 	}
 	for _, r := range rows(t, want["frequency"]) {
-		cells = append(cells, schemas.MetaRow{Name: transforms.CountingPrefix + r["minute"].(string)}.Cell())
+		cells = append(cells, schemas.MetaRow{Name: schemas.CountingPrefix + r["minute"].(string)}.Cell())
 	}
 	if err := tables.Write(context.Background(), cells); err != nil {
 		t.Fatal(err)

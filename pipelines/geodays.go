@@ -18,19 +18,13 @@ func geoDaysParam(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, 
 	if !fresh {
 		return nil, nil
 	}
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer tables.Close()
-	all, ok := tables.(interface {
-		ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error
-	})
-	if !ok {
-		return nil, nil
-	}
+	defer s.Close()
 	empty := true
-	err = all.ScanAll(ctx, schemas.TableGeo, func(_, _ []byte) error {
+	err = s.ScanAll(ctx, schemas.TableGeo, func(_, _ []byte) error {
 		empty = false
 		return errStop
 	})

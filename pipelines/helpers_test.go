@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -33,7 +34,7 @@ func runPipeline(t testing.TB, cfg Config) Summary {
 
 // dumpTables returns every table but meta as its dump output (JSON lines
 // in key order), by table name.
-func dumpTables(t testing.TB, src TableScanner) map[string]string {
+func dumpTables(t testing.TB, src sink.Reader) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
@@ -51,7 +52,7 @@ func dumpTables(t testing.TB, src TableScanner) map[string]string {
 // dumpStore opens the embedded store in dir and dumps its tables.
 func dumpStore(t testing.TB, dir string) map[string]string {
 	t.Helper()
-	tables, err := OpenTables(dir, nil, true)
+	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

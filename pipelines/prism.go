@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // prismNoSplit is the experiment that stops prism from splitting bundles
@@ -28,11 +28,11 @@ const prismNoSplit = "prism_disable_sdf_split"
 // tuneForRunner prepares a run for the runner chosen by Beam's flags: on
 // every runner, the prismNoSplit experiment; when the SDK worker runs in
 // this process (prism, the default; any runner with LOOPBACK workers),
-// local flow control (see transforms.EnableLocalFlowControl).
+// local flow control (see flow.EnableLocalFlowControl).
 func tuneForRunner() {
 	withSafeStateExperiment()
 	if workerInProcess() {
-		transforms.EnableLocalFlowControl()
+		flow.EnableLocalFlowControl()
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // InputSize is the size of a run's input when it is known before the run:
@@ -50,8 +50,8 @@ func NewProgress(size InputSize, label string) *Progress {
 func newProgress(size InputSize, label string, now time.Time) *Progress {
 	p := &Progress{size: size, start: now, lastAt: now, label: label}
 	p.files0, p.bytes0 = archiveio.LocalProgress()
-	p.read0, p.indexed0 = transforms.LocalProgress()
-	p.written0 = transforms.LocalWritten()
+	p.read0, p.indexed0 = flow.LocalProgress()
+	p.written0 = flow.LocalWritten()
 	return p
 }
 
@@ -59,9 +59,9 @@ func newProgress(size InputSize, label string, now time.Time) *Progress {
 // previous Line (or since NewProgress).
 func (p *Progress) Line(now time.Time) string {
 	files, bytes := archiveio.LocalProgress()
-	read, indexed := transforms.LocalProgress()
+	read, indexed := flow.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
-	written := transforms.LocalWritten() - p.written0
+	written := flow.LocalWritten() - p.written0
 	rate, writeRate := 0.0, 0.0
 	if dt := now.Sub(p.lastAt).Seconds(); dt > 0 {
 		rate = float64(indexed-p.lastIndexed) / dt

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -16,7 +17,7 @@ import (
 // stored tweet (or a version is replaced), the count of its minute may
 // include a tweet the raw table no longer holds, whichever run counted
 // it. The sink marks such minutes in the metadata table
-// (transforms.RecountPrefix), and Run recounts each marked minute from the
+// (schemas.RecountPrefix), and Run recounts each marked minute from the
 // raw table once the pipeline is done, then removes the mark. A run that
 // dies leaves its marks for the next run to recount.
 
@@ -24,32 +25,30 @@ import (
 // metadata table of cfg's sink from its raw table, and removes the marks.
 // It returns how many minutes it recounted.
 func recountMarked(ctx context.Context, cfg Config) (int, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return 0, err
 	}
-	defer tables.Close()
-	ms, ok := tables.(minuteScanner)
-	if !ok {
-		return 0, fmt.Errorf("recount: the sink cannot read a minute")
-	}
+	defer s.Close()
 	var minutes []string
 	rebuild := map[string]bool{}
-	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
-		if m, ok := bytes.CutPrefix(key, []byte(transforms.RecountPrefix)); ok {
-			minutes = append(minutes, string(m))
-		}
-		if m, ok := bytes.CutPrefix(key, []byte(RebuildPrefix)); ok {
-			minutes = append(minutes, string(m))
-			rebuild[string(m)] = true
-		}
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RecountPrefix), func(key, _ []byte) error {
+		minutes = append(minutes, string(key[len(schemas.RecountPrefix):]))
 		return nil
 	})
-	slices.Sort(minutes)
-	minutes = slices.Compact(minutes) // a minute marked both ways
+	if err == nil {
+		err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RebuildPrefix), func(key, _ []byte) error {
+			m := string(key[len(schemas.RebuildPrefix):])
+			minutes = append(minutes, m)
+			rebuild[m] = true
+			return nil
+		})
+	}
 	if err != nil {
 		return 0, fmt.Errorf("recount: reading the marks: %w", err)
 	}
+	slices.Sort(minutes)
+	minutes = slices.Compact(minutes) // a minute marked both ways
 	var dec schemas.Decoder
 	var out schemas.Decoded
 	var terms []transforms.Term
@@ -60,7 +59,8 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		}
 		counts := map[string]int64{}
 		var cells []schemas.Cell
-		err = ms.scanRawMinute(ctx, at.Unix(), func(key, value []byte) error {
+		lo, hi := schemas.RowKeyStart(at.Unix()), schemas.RowKeyStart(at.Unix()+60)
+		err = s.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
 			out.Reset()
 			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
 			if len(out.Tweets) != 1 {
@@ -80,7 +80,7 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
-		err = ms.scanFrequencyMinute(ctx, at.Unix(), func(key, value []byte) error {
+		err = s.Scan(ctx, schemas.TableFrequency, []byte(m), []byte(schemas.Minute(at.Unix()+60)), func(key, value []byte) error {
 			r, err := schemas.DecodeFrequency(key, value)
 			if err == nil && counts[r.Lang] == 0 {
 				cells = append(cells, schemas.Cell{Table: schemas.TableFrequency, Key: bytes.Clone(key), Delete: true})
@@ -93,39 +93,15 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		for lang, n := range counts {
 			cells = append(cells, schemas.FrequencyRow{Minute: m, Lang: lang, Count: n}.Cell())
 		}
-		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(transforms.RecountPrefix + m), Delete: true})
+		cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.RecountPrefix + m), Delete: true})
 		if rebuild[m] {
-			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(RebuildPrefix + m), Delete: true})
+			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.RebuildPrefix + m), Delete: true})
 		}
-		if err := tables.Write(ctx, cells); err != nil {
+		if err := s.Write(ctx, cells); err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
 	}
 	return len(minutes), nil
-}
-
-// minuteScanner reads one minute of the raw and frequency tables.
-type minuteScanner interface {
-	scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
-	scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error
-}
-
-func (t storeTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
-	return t.Store.Scan(ctx, schemas.TableRaw, lo[:], hi[:], fn)
-}
-
-func (t storeTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	m := []byte(time.Unix(minute, 0).UTC().Format(schemas.MinuteLayout))
-	return t.Store.ScanPrefix(ctx, schemas.TableFrequency, m, fn)
-}
-
-func (t *cassandraTables) scanRawMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	return t.Reader.ScanRawMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
-}
-
-func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64, fn func(key, value []byte) error) error {
-	return t.Reader.ScanFrequencyMinute(ctx, minute, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
 
 // Counts in flight. A stream's counts live in window state until they are
@@ -134,7 +110,7 @@ func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64,
 // records, not once their counts are written: a stream killed in between
 // loses counts whose tweets the raw table holds and that the next run,
 // resuming from the committed offsets, never reads. So a stream marks the
-// minute of every tweet it stores (transforms.CountingPrefix, written with
+// minute of every tweet it stores (schemas.CountingPrefix, written with
 // the raw rows); a run that ends cleanly has written every count and
 // removes the marks (clearCounting), and a run that finds marks left by a
 // run that died turns them into rebuild marks (adoptCounting): when its
@@ -147,39 +123,33 @@ func (t *cassandraTables) scanFrequencyMinute(ctx context.Context, minute int64,
 // adoptCounting turns the counting marks left in cfg's sink into rebuild
 // marks, and returns how many minutes it marked.
 func adoptCounting(ctx context.Context, cfg Config) (int, error) {
-	return moveMarks(ctx, cfg, transforms.CountingPrefix, RebuildPrefix)
+	return moveMarks(ctx, cfg, schemas.CountingPrefix, schemas.RebuildPrefix)
 }
 
-// RebuildPrefix begins the names of the metadata rows that mark a minute
-// whose term and geo cells, and counts, are to be derived again from its
-// raw rows: a minute of a stream that died. Its Kafka offsets may have
-// been committed past tweets whose raw rows were written but whose term,
-// geo or frequency cells were still in the runner (each table's sink
-// writes at the end of its own bundles), and the resumed run does not
-// read them again. recountMarked rebuilds them.
-const RebuildPrefix = "rebuild/"
+// Rebuild marks (schemas.RebuildPrefix) name minutes of a stream that
+// died. Their Kafka offsets may have been committed past tweets whose raw
+// rows were written but whose term, geo or frequency cells were still in
+// the runner (each table's sink writes at the end of its own bundles), and
+// the resumed run does not read them again. recountMarked rebuilds them.
 
 // clearCounting removes the counting marks of cfg's sink.
 func clearCounting(ctx context.Context, cfg Config) error {
-	_, err := moveMarks(ctx, cfg, transforms.CountingPrefix, "")
+	_, err := moveMarks(ctx, cfg, schemas.CountingPrefix, "")
 	return err
 }
 
 // moveMarks renames the metadata rows named from+M to to+M (deletes them
 // if to is empty), and returns how many.
 func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return 0, err
 	}
-	defer tables.Close()
+	defer s.Close()
 	var cells []schemas.Cell
 	n := 0
-	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
-		m, ok := bytes.CutPrefix(key, []byte(from))
-		if !ok {
-			return nil
-		}
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(from), func(key, _ []byte) error {
+		m := key[len(from):]
 		n++
 		if to != "" {
 			cells = append(cells, schemas.MetaRow{Name: to + string(m)}.Cell())
@@ -193,7 +163,7 @@ func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
 	if len(cells) == 0 {
 		return 0, nil
 	}
-	if err := tables.Write(ctx, cells); err != nil {
+	if err := s.Write(ctx, cells); err != nil {
 		return 0, fmt.Errorf("writing the %s marks: %w", to, err)
 	}
 	return n, nil

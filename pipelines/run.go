@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // Run builds the graph for cfg, runs it on the runner chosen by Beam's
@@ -78,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		return nil
 	}
-	active0 := transforms.ActiveReading()
+	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -136,11 +136,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	sum := SummaryFromResult(result, elapsed)
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
-	if last := transforms.LastRead(); workerInProcess() && last.After(started) {
+	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
 			// A stream's rate is over the time it read, not its idle waits.
-			sum.ActiveSeconds = (transforms.ActiveReading() - active0).Seconds()
+			sum.ActiveSeconds = (flow.ActiveReading() - active0).Seconds()
 			if sum.ActiveSeconds > 0 {
 				sum.TweetsPerSec = float64(sum.Read) / sum.ActiveSeconds
 			}
@@ -254,11 +254,8 @@ type RunRecord struct {
 	Process string `json:"process,omitempty"`
 }
 
-// RunRecordPrefix is the metadata name prefix of run records.
-const RunRecordPrefix = "run/"
-
 // name is the record's metadata row name.
-func (r RunRecord) name() string { return RunRecordPrefix + r.Started }
+func (r RunRecord) name() string { return schemas.RunRecordPrefix + r.Started }
 
 func newRunRecord(cfg Config, started time.Time) RunRecord {
 	rec := RunRecord{
@@ -279,17 +276,17 @@ func newRunRecord(cfg Config, started time.Time) RunRecord {
 // writeRunRecord writes rec, the index parameters and extra cells to the
 // metadata table of cfg's sink.
 func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord, extra ...schemas.Cell) error {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return err
 	}
 	params, _ := json.Marshal(CurrentParams())
 	run, _ := json.Marshal(rec)
-	werr := tables.Write(ctx, append([]schemas.Cell{
-		schemas.MetaRow{Name: "param/index", Value: params}.Cell(),
+	werr := s.Write(ctx, append([]schemas.Cell{
+		schemas.MetaRow{Name: schemas.IndexParam, Value: params}.Cell(),
 		schemas.MetaRow{Name: rec.name(), Value: run}.Cell(),
 	}, extra...))
-	if cerr := tables.Close(); werr == nil {
+	if cerr := s.Close(); werr == nil {
 		werr = cerr
 	}
 	return werr
@@ -298,8 +295,8 @@ func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord, extra ...sch
 // ReadRunRecords returns the run records of the metadata table, oldest
 // first. A run marked running whose process is known to be gone (see
 // runproc.go: same host, no such process) is returned as interrupted.
-func ReadRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
-	runs, err := readRunRecords(ctx, t)
+func ReadRunRecords(ctx context.Context, r sink.Reader) ([]RunRecord, error) {
+	runs, err := readRunRecords(ctx, r)
 	for i := range runs {
 		if processGone(runs[i]) {
 			markGone(&runs[i])
@@ -309,12 +306,9 @@ func ReadRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
 }
 
 // readRunRecords returns the run records as stored.
-func readRunRecords(ctx context.Context, t TableScanner) ([]RunRecord, error) {
+func readRunRecords(ctx context.Context, sr sink.Reader) ([]RunRecord, error) {
 	var runs []RunRecord
-	err := t.ScanTable(ctx, schemas.TableMeta, func(key, value []byte) error {
-		if !strings.HasPrefix(string(key), RunRecordPrefix) {
-			return nil
-		}
+	err := sink.ScanPrefix(ctx, sr, schemas.TableMeta, []byte(schemas.RunRecordPrefix), func(key, value []byte) error {
 		var r RunRecord
 		if err := json.Unmarshal(value, &r); err != nil {
 			return fmt.Errorf("run record %s: %w", key, err)
@@ -332,13 +326,13 @@ var errStop = errors.New("stop")
 // stored a tweet in it (or every one was written before the identity
 // table existed).
 func FreshSink(ctx context.Context, cfg Config) (bool, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return false, err
 	}
-	defer tables.Close()
+	defer s.Close()
 	fresh := true
-	err = tables.ScanTable(ctx, schemas.TableIdentity, func(_, _ []byte) error {
+	err = s.ScanAll(ctx, schemas.TableIdentity, func(_, _ []byte) error {
 		fresh = false
 		return errStop
 	})

@@ -96,11 +96,11 @@ func markGone(rec *RunRecord) {
 // recordDeadRuns rewrites as interrupted the records of runs marked
 // running whose process is gone (see the rule above), in the sink of cfg.
 func recordDeadRuns(ctx context.Context, cfg Config) error {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return err
 	}
-	runs, err := readRunRecords(ctx, tables)
+	runs, err := readRunRecords(ctx, s)
 	var cells []schemas.Cell
 	for _, r := range runs {
 		if processGone(r) {
@@ -110,9 +110,9 @@ func recordDeadRuns(ctx context.Context, cfg Config) error {
 		}
 	}
 	if err == nil && len(cells) > 0 {
-		err = tables.Write(ctx, cells)
+		err = s.Write(ctx, cells)
 	}
-	if cerr := tables.Close(); err == nil {
+	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
 	return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -14,7 +15,7 @@ import (
 // a v2 compliance event {"id","action":"scrub_geo"} names a tweet (a
 // tweet compliance job) or a user (a user compliance job) without saying
 // which. The pipeline records each in the metadata table with a mark
-// (transforms.ScrubGeoPrefix), and Run applies the marks when the
+// (schemas.ScrubGeoPrefix), and Run applies the marks when the
 // pipeline is done: the geo rows of the tweets they name are deleted.
 //
 // The geotemporal index is keyed by place and day, not by user, and a geo
@@ -27,47 +28,18 @@ import (
 // tweets, and as a tweet's, through the identity table (Snowflake ids are
 // unique across users and tweets, so the wrong reading matches nothing).
 
-// rawKeyScanner reads the raw tweets of one row key (two tweets share
-// one in a collision).
-type rawKeyScanner interface {
-	scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error
-}
-
-func (t storeTables) scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error {
-	return t.Store.ScanPrefix(ctx, schemas.TableRaw, k[:], fn)
-}
-
-func (t *cassandraTables) scanRawKey(ctx context.Context, k schemas.RowKey, fn func(key, value []byte) error) error {
-	vals, err := schemas.CQLKeyValues(nil, schemas.TableRaw, schemas.RawRow{Key: k}.Cell().Key)
-	if err != nil {
-		return err
-	}
-	hi := k
-	for i := len(hi) - 1; i >= 0; i-- { // the next row key
-		if hi[i]++; hi[i] != 0 {
-			break
-		}
-	}
-	return t.Reader.ScanSlice(ctx, schemas.TableRaw, vals[:len(schemas.CQLRaw.PartitionKey)], k[:], hi[:], func(c schemas.Cell) error {
-		if bytes.HasPrefix(c.Key, k[:]) {
-			return fn(c.Key, c.Value)
-		}
-		return nil
-	})
-}
-
 // applyScrubGeo applies the scrub_geo marks of cfg's sink, removes them,
 // and returns how many geo rows it deleted.
 func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return 0, err
 	}
-	defer tables.Close()
+	defer s.Close()
 	users := map[uint64]uint64{} // user -> largest up_to
 	var tweetIDs []uint64        // v2 events, read as tweets
 	var marks []schemas.Cell
-	err = tables.ScanTable(ctx, schemas.TableMeta, func(key, _ []byte) error {
+	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.ScrubGeoPrefix), func(key, _ []byte) error {
 		user, upTo, ok := transforms.ParseScrubGeoMark(string(key))
 		if !ok {
 			return nil
@@ -84,11 +56,6 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	}
 	if len(marks) == 0 {
 		return 0, nil
-	}
-	rk, ok := tables.(rawKeyScanner)
-	src, ok2 := tables.(identitySource)
-	if !ok || !ok2 {
-		return 0, fmt.Errorf("scrub_geo: the sink cannot read raw tweets by row key")
 	}
 	var last int64 // the latest second a scrubbed tweet can have
 	for _, upTo := range users {
@@ -118,7 +85,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	// Users: one pass over the geo table.
 	seen := map[schemas.RowKey]bool{}
 	var keys []schemas.RowKey
-	err = tables.ScanTable(ctx, schemas.TableGeo, func(key, value []byte) error {
+	err = s.ScanAll(ctx, schemas.TableGeo, func(key, value []byte) error {
 		r, err := schemas.DecodeGeo(key, value)
 		if err != nil || r.Key.Seconds() > last || seen[r.Key] {
 			return nil
@@ -131,7 +98,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 		return 0, fmt.Errorf("scrub_geo: scanning the geo table: %w", err)
 	}
 	for _, k := range keys {
-		err := rk.scanRawKey(ctx, k, func(key, value []byte) error {
+		err := sink.ScanPrefix(ctx, s, schemas.TableRaw, k[:], func(key, value []byte) error {
 			row, err := schemas.DecodeRaw(key, value)
 			if err != nil {
 				return nil
@@ -149,7 +116,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 
 	// v2 events read as tweet ids: through the identity table.
 	if len(tweetIDs) > 0 {
-		ids := src.Identities()
+		ids := s.Identities()
 		rows, err := ids.Identities(ctx, tweetIDs)
 		if err != nil {
 			return 0, fmt.Errorf("scrub_geo: %w", err)
@@ -172,7 +139,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	for _, c := range deletes {
 		cells = append(cells, c)
 	}
-	if err := tables.Write(ctx, append(cells, marks...)); err != nil {
+	if err := s.Write(ctx, append(cells, marks...)); err != nil {
 		return 0, fmt.Errorf("scrub_geo: %w", err)
 	}
 	return len(deletes), nil

@@ -68,13 +68,13 @@ func FrequencyBase(ctx context.Context, cfg Config) (transforms.FrequencyBase, e
 	if !cfg.Resumes() {
 		return base, nil
 	}
-	tables, err := OpenTables(cfg.Store, cfg.Cassandra, false)
+	s, err := openSink(cfg)
 	if err != nil {
 		return base, fmt.Errorf("reading the counts to resume: %w", err)
 	}
-	defer tables.Close()
+	defer s.Close()
 	var stored []schemas.FrequencyRow
-	err = tables.ScanTable(ctx, schemas.TableFrequency, func(key, value []byte) error {
+	err = s.Scan(ctx, schemas.TableFrequency, nil, nil, func(key, value []byte) error {
 		r, err := schemas.DecodeFrequency(key, value)
 		if err != nil {
 			return err

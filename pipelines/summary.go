@@ -9,7 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // Summary is the account of one run, read back from the run's Beam counters.
@@ -70,27 +70,27 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 	counters := map[string]int64{}
 	if r != nil {
 		for _, c := range r.Metrics().AllMetrics().Counters() {
-			if c.Key.Namespace != transforms.Namespace {
+			if c.Key.Namespace != flow.Namespace {
 				continue
 			}
 			counters[c.Key.Name] += c.Result()
 		}
 	}
 	s := Summary{
-		Read:         counters[transforms.CounterRead],
-		Indexed:      counters[transforms.CounterIndexed],
-		Duplicates:   counters[transforms.CounterDuplicates],
-		Skipped:      counters[transforms.CounterSkipped],
-		DeadLettered: counters[transforms.CounterDeadLettered],
-		OutOfRange:   counters[transforms.CounterOutOfRange],
-		Collisions:   counters[transforms.CounterCollisions],
-		Retracted:    counters[transforms.CounterRetracted],
-		Notices:      counters[transforms.CounterNotices],
+		Read:         counters[flow.CounterRead],
+		Indexed:      counters[flow.CounterIndexed],
+		Duplicates:   counters[flow.CounterDuplicates],
+		Skipped:      counters[flow.CounterSkipped],
+		DeadLettered: counters[flow.CounterDeadLettered],
+		OutOfRange:   counters[flow.CounterOutOfRange],
+		Collisions:   counters[flow.CounterCollisions],
+		Retracted:    counters[flow.CounterRetracted],
+		Notices:      counters[flow.CounterNotices],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
 	}
 	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
-		if n := counters[transforms.SkippedCounterName(k)]; n > 0 {
+		if n := counters[flow.SkippedCounterName(k)]; n > 0 {
 			if s.SkippedBy == nil {
 				s.SkippedBy = map[string]int64{}
 			}
@@ -98,7 +98,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 		}
 	}
 	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
-		s.Rows[t.Name()] = counters[transforms.RowCounterName(t)]
+		s.Rows[t.Name()] = counters[flow.RowCounterName(t)]
 	}
 	if s.Seconds > 0 {
 		s.TweetsPerSec = float64(s.Read) / s.Seconds

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -13,9 +14,9 @@ import (
 type FrequencySnapshot map[string]map[string]int64
 
 // ReadFrequency reads the whole TweetFrequency table of src.
-func ReadFrequency(ctx context.Context, src TableScanner) (FrequencySnapshot, error) {
+func ReadFrequency(ctx context.Context, src sink.Reader) (FrequencySnapshot, error) {
 	snap := FrequencySnapshot{}
-	err := src.ScanTable(ctx, schemas.TableFrequency, func(key, value []byte) error {
+	err := src.ScanAll(ctx, schemas.TableFrequency, func(key, value []byte) error {
 		r, err := schemas.DecodeFrequency(key, value)
 		if err != nil {
 			return err

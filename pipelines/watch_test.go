@@ -23,7 +23,7 @@ func TestReadFrequency(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := ReadFrequency(context.Background(), storeTables{st})
+	snap, err := ReadFrequency(context.Background(), st)
 	if err != nil {
 		t.Fatal(err)
 	}

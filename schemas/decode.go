@@ -87,8 +87,8 @@ func (d *Decoded) skip(kind SkipKind) {
 	d.Skipped[kind]++
 }
 
-// Decoder turns records into tweets. It accepts every format of DESIGN.md
-// ("Tweet formats to accept", "Sources"):
+// Decoder turns records into tweets. It accepts every format of the
+// README's "Input formats":
 //
 //   - a v1.1 tweet, one per record (a stream line), or a personal archive
 //     element {"tweet": {...}};

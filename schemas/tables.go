@@ -366,9 +366,10 @@ func DecodeDeadLetter(key, value []byte) (DeadLetterRow, error) {
 	return r, nil
 }
 
-// MetaRow is a row of the metadata table: a name and a JSON value. Index
-// parameters live under "param/...", runs under "run/<start time>" (pipelines.RunRecord),
-// the days that hold geo rows under "geoday/YYYY-MM-DD" (GeoDayMarker).
+// MetaRow is a row of the metadata table: a name and a JSON value. The
+// names are listed in meta.go (index parameters under "param/...", runs
+// under "run/<start time>", marks, notices) and geodays.go (the days that
+// hold geo rows, "geoday/YYYY-MM-DD").
 type MetaRow struct {
 	Name  string
 	Value []byte

@@ -14,15 +14,14 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// The wire formats below are what crosses a shuffle. They are plain
-// length-prefixed fields: several times faster and smaller than Beam's
-// reflective schema coder, and stable across runners because they depend on
-// nothing but this file.
+// The wire format of TweetBatch, what crosses the shuffle into
+// deduplication: plain length-prefixed fields, several times faster and
+// smaller than Beam's reflective schema coder, and stable across runners
+// because they depend on nothing but this file. (The coders of
+// schemas.Record and schemas.Cell are registered by package schemas.)
 
 func init() {
 	beam.RegisterCoder(reflect.TypeOf(TweetBatch{}), encodeTweetBatch, decodeTweetBatch)
-	beam.RegisterCoder(reflect.TypeOf(schemas.Record{}), encodeRecord, decodeRecord)
-	beam.RegisterCoder(reflect.TypeOf(schemas.Cell{}), encodeCell, decodeCell)
 }
 
 var errShort = errors.New("transforms: truncated element encoding")
@@ -240,43 +239,4 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 		}
 	}
 	return b, d.err
-}
-
-func encodeRecord(r schemas.Record) []byte {
-	e := encoder{b: make([]byte, 0, len(r.Data)+len(r.Origin.Source)+len(r.Fault)+16)}
-	e.origin(r.Origin)
-	e.bytes(r.Data)
-	e.str(r.Fault)
-	return e.b
-}
-
-func decodeRecord(p []byte) (schemas.Record, error) {
-	d := decoder{b: p}
-	r := schemas.Record{Origin: d.origin(), Data: d.bytes(), Fault: d.str()}
-	return r, d.err
-}
-
-// cellDelete marks a delete cell in the table byte of its encoding (table
-// bytes are ASCII letters).
-const cellDelete = 0x80
-
-func encodeCell(c schemas.Cell) []byte {
-	e := encoder{b: make([]byte, 0, len(c.Key)+len(c.Value)+8)}
-	t := byte(c.Table)
-	if c.Delete {
-		t |= cellDelete
-	}
-	e.b = append(e.b, t)
-	e.bytes(c.Key)
-	e.bytes(c.Value)
-	return e.b
-}
-
-func decodeCell(p []byte) (schemas.Cell, error) {
-	if len(p) == 0 {
-		return schemas.Cell{}, errShort
-	}
-	d := decoder{b: p[1:]}
-	c := schemas.Cell{Table: schemas.Table(p[0] &^ cellDelete), Key: d.bytes(), Value: d.bytes(), Delete: p[0]&cellDelete != 0}
-	return c, d.err
 }

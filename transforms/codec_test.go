@@ -52,16 +52,3 @@ func TestTweetBatchDecodeRejectsTruncation(t *testing.T) {
 		}
 	}
 }
-
-func TestRecordAndCellCodecRoundTrip(t *testing.T) {
-	r := schemas.Record{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1234}, Data: []byte("{\"x\":1}"), Fault: "truncated gzip stream"}
-	got, err := decodeRecord(encodeRecord(r))
-	if err != nil || !reflect.DeepEqual(got, r) {
-		t.Errorf("record round trip: %+v, %v", got, err)
-	}
-	c := schemas.TermRow{Term: "#go", Field: "text", Freq: 3}.Cell()
-	gc, err := decodeCell(encodeCell(c))
-	if err != nil || !reflect.DeepEqual(gc, c) {
-		t.Errorf("cell round trip: %+v, %v", gc, err)
-	}
-}

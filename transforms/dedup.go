@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -160,7 +161,7 @@ func appendSeenGroup(entry []byte, day int64, recs []byte) []byte {
 
 // ProcessElement filters one batch against the ids already seen.
 func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp timers.Provider, key int64, b TweetBatch, emit func(TweetBatch)) error {
-	defer backlogAdd(-len(b.Tweets))
+	defer flow.AddBacklog(-len(b.Tweets))
 	ids, err := f.load(sp, key)
 	if err != nil {
 		return err
@@ -238,7 +239,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	}
 	if n := int64(len(out.Tweets)); n > 0 {
 		indexedCount.Inc(ctx, n)
-		localIndexed.Add(n)
+		flow.AddIndexed(n)
 	}
 	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes) > 0 {
 		emit(out)

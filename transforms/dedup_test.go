@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/teststream"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // TestDedupStateExpiresAfterHorizon drives Parse and Dedup with a test
@@ -61,13 +62,13 @@ func TestDedupStateExpiresAfterHorizon(t *testing.T) {
 			}
 			got := map[string]int64{}
 			for _, c := range res.Metrics().AllMetrics().Counters() {
-				if c.Key.Namespace == Namespace {
+				if c.Key.Namespace == flow.Namespace {
 					got[c.Key.Name] += c.Committed
 				}
 			}
-			if got[CounterIndexed] != tc.indexed || got[CounterDuplicates] != tc.duplicates {
+			if got[flow.CounterIndexed] != tc.indexed || got[flow.CounterDuplicates] != tc.duplicates {
 				t.Errorf("horizon %s: indexed %d, duplicates %d; want %d, %d",
-					tc.horizon, got[CounterIndexed], got[CounterDuplicates], tc.indexed, tc.duplicates)
+					tc.horizon, got[flow.CounterIndexed], got[flow.CounterDuplicates], tc.indexed, tc.duplicates)
 			}
 		})
 	}
@@ -114,11 +115,11 @@ func TestDedupCountsRowKeyCollisions(t *testing.T) {
 	}
 	got := map[string]int64{}
 	for _, c := range res.Metrics().AllMetrics().Counters() {
-		if c.Key.Namespace == Namespace {
+		if c.Key.Namespace == flow.Namespace {
 			got[c.Key.Name] += c.Committed
 		}
 	}
-	if got[CounterIndexed] != 2 || got[CounterDuplicates] != 2 || got[CounterCollisions] != 1 {
-		t.Errorf("indexed %d, duplicates %d, collisions %d; want 2, 2, 1", got[CounterIndexed], got[CounterDuplicates], got[CounterCollisions])
+	if got[flow.CounterIndexed] != 2 || got[flow.CounterDuplicates] != 2 || got[flow.CounterCollisions] != 1 {
+		t.Errorf("indexed %d, duplicates %d, collisions %d; want 2, 2, 1", got[flow.CounterIndexed], got[flow.CounterDuplicates], got[flow.CounterCollisions])
 	}
 }

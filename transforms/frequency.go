@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -199,7 +200,7 @@ func (countsCombineFn) ExtractOutput(a MinuteCounts) MinuteCounts { return a }
 
 // stalePanes counts window panes that GrowingTotalFn held back because a
 // larger one had already been let through (panes that overtook each other).
-var stalePanes = beam.NewCounter(Namespace, "frequency_stale_panes")
+var stalePanes = beam.NewCounter(flow.Namespace, "frequency_stale_panes")
 
 // GrowingTotalFn turns the panes of a window's counts into TweetFrequency
 // cells. It lets a pane through only if its total is larger than every
@@ -269,7 +270,7 @@ func (f *GrowingTotalFn) ProcessElement(ctx context.Context, sp state.Provider, 
 		emit(cells)
 	}
 	if rows > 0 {
-		rowCounts[schemas.TableFrequency].Inc(ctx, rows)
+		frequencyRows.Inc(ctx, rows)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // Identities is what Identify needs of a sink: the identity rows and the
@@ -169,7 +170,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	}
 	if refused > 0 {
 		indexedCount.Inc(ctx, -refused)
-		localIndexed.Add(-refused)
+		flow.AddIndexed(-refused)
 		countSkippedDeleted(ctx, refused)
 	}
 	if n := len(out.Retracted) - len(b.Retracted); n > 0 {

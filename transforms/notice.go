@@ -15,19 +15,13 @@ import (
 // the metadata table, a row each, so that none is dropped unseen:
 // "notice/<kind>/<id>" (and "/<up_to id>" for scrub_geo), the id a
 // zero-padded 20-digit decimal, the value the message's bytes. A
-// scrub_geo also leaves a mark under ScrubGeoPrefix, which the run applies
+// scrub_geo also leaves a mark under schemas.ScrubGeoPrefix, which the run applies
 // when its pipeline is done (pipelines.Run) and then removes.
 
-// NoticePrefix begins the names of the metadata rows that record
-// compliance notices.
-const NoticePrefix = "notice/"
-
-// ScrubGeoPrefix begins the names of the metadata rows that mark a
-// scrub_geo to apply: "scrubgeo/<user id>/<up_to id>", both zero-padded to
-// 20 digits. A v2 scrub_geo event, whose id may be a user's or a tweet's,
-// is marked with the largest up_to (ScrubGeoAll): all the user's tweets,
-// and the tweet of that id.
-const ScrubGeoPrefix = "scrubgeo/"
+// Scrub_geo marks (schemas.ScrubGeoPrefix): "scrubgeo/<user id>/<up_to
+// id>", both zero-padded to 20 digits. A v2 scrub_geo event, whose id may
+// be a user's or a tweet's, is marked with the largest up_to
+// (ScrubGeoAll): all the user's tweets, and the tweet of that id.
 
 // ScrubGeoAll is the up_to of a v2 scrub_geo event's mark.
 const ScrubGeoAll = math.MaxUint64
@@ -36,7 +30,7 @@ const ScrubGeoAll = math.MaxUint64
 // each, and a scrub_geo mark for each scrub_geo.
 func NoticeCells(dst []schemas.Cell, notices []schemas.Notice) []schemas.Cell {
 	for _, n := range notices {
-		name := fmt.Sprintf("%s%s/%020d", NoticePrefix, n.Kind, n.ID)
+		name := fmt.Sprintf("%s%s/%020d", schemas.NoticePrefix, n.Kind, n.ID)
 		if n.Kind == "scrub_geo" {
 			upTo := n.UpTo
 			if n.V2 {
@@ -53,12 +47,12 @@ func NoticeCells(dst []schemas.Cell, notices []schemas.Notice) []schemas.Cell {
 // ScrubGeoMark returns the name of the mark of a scrub_geo of user's
 // tweets up to upTo.
 func ScrubGeoMark(user, upTo uint64) string {
-	return fmt.Sprintf("%s%020d/%020d", ScrubGeoPrefix, user, upTo)
+	return fmt.Sprintf("%s%020d/%020d", schemas.ScrubGeoPrefix, user, upTo)
 }
 
 // ParseScrubGeoMark returns the user and up_to of a scrub_geo mark's name.
 func ParseScrubGeoMark(name string) (user, upTo uint64, ok bool) {
-	rest, ok := strings.CutPrefix(name, ScrubGeoPrefix)
+	rest, ok := strings.CutPrefix(name, schemas.ScrubGeoPrefix)
 	if !ok {
 		return 0, 0, false
 	}

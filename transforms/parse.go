@@ -8,6 +8,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -39,7 +40,7 @@ type TweetBatch struct {
 	Retracted []schemas.Tweet
 	// Recount holds the created_at (Unix seconds) of Tweets that an
 	// earlier run stored already: their minutes are recounted from the raw
-	// table after the run (RecountPrefix), since this run's count of such
+	// table after the run (schemas.RecountPrefix), since this run's count of such
 	// a minute need not be its whole count.
 	Recount []int64
 }
@@ -92,7 +93,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	}
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
-	addLocalRead(read)
+	flow.AddRead(read)
 	if f.From != 0 || f.To != 0 {
 		if n := f.dropOutOfRange(); n > 0 {
 			outOfRangeCount.Inc(ctx, n)
@@ -141,7 +142,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	for _, k := range f.pending {
 		b := f.groups[k]
 		delete(f.groups, k)
-		backlogAdd(len(b.Tweets))
+		flow.AddBacklog(len(b.Tweets))
 		emitTweets(mtime.FromMilliseconds(dedupBucketOf(k)*DedupBucket.Milliseconds()), k, *b)
 	}
 }

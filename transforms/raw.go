@@ -19,7 +19,7 @@ func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 }
 
 // RawTweetsCounting is RawTweets for a stream: it also marks, under
-// CountingPrefix, the minute of every tweet it stores, ahead of the
+// schemas.CountingPrefix, the minute of every tweet it stores, ahead of the
 // tweet's cells (see RawFn.MarkCounting).
 func RawTweetsCounting(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("RawTweets"), &RawFn{MarkCounting: true}, tweets)
@@ -28,7 +28,7 @@ func RawTweetsCounting(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 // RawFn turns a batch of tweets into RawTwitterData cells.
 type RawFn struct {
 	// MarkCounting marks the minute of each tweet stored as being
-	// counted (CountingPrefix): a stream's counts live in window state
+	// counted (schemas.CountingPrefix): a stream's counts live in window state
 	// until they are written, and a stream that dies loses them, while
 	// its Kafka offsets may already be committed past their tweets (the
 	// runner held them). The run that finds such marks recounts their
@@ -48,7 +48,7 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 		var last string
 		b.stored(func(t *schemas.Tweet) {
 			if m := schemas.Minute(t.CreatedAt); m != last {
-				cells = append(cells, schemas.MetaRow{Name: CountingPrefix + m}.Cell())
+				cells = append(cells, schemas.MetaRow{Name: schemas.CountingPrefix + m}.Cell())
 				last = m
 			}
 		})
@@ -59,7 +59,7 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 		t := &b.Retracted[i]
 		cells = append(cells,
 			deleteOf(schemas.RawRow{Key: t.RowKey, ID: t.ID}.Cell()),
-			schemas.MetaRow{Name: RecountPrefix + schemas.Minute(t.CreatedAt)}.Cell())
+			schemas.MetaRow{Name: schemas.RecountPrefix + schemas.Minute(t.CreatedAt)}.Cell())
 	}
 	for _, id := range b.Deletes {
 		cells = append(cells, schemas.IdentityRow{ID: id, Deleted: true}.Cell())
@@ -67,7 +67,7 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	var last string
 	for _, sec := range b.Recount {
 		if m := schemas.Minute(sec); m != last {
-			cells = append(cells, schemas.MetaRow{Name: RecountPrefix + m}.Cell())
+			cells = append(cells, schemas.MetaRow{Name: schemas.RecountPrefix + m}.Cell())
 			last = m
 		}
 	}
@@ -76,17 +76,10 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	}
 }
 
-// RecountPrefix begins the names of the metadata rows that mark a minute
-// whose frequency counts are to be recounted from the raw table
-// ("recount/YYYYMMDDhhmm"): RawFn writes one for the minute of each stored
-// version it removes, and the run recounts and unmarks them when its
-// pipeline is done (pipelines.Run).
-const RecountPrefix = "recount/"
-
-// CountingPrefix begins the names of the metadata rows that mark a
-// minute whose tweets a stream has stored and may not have counted yet
-// ("counting/YYYYMMDDhhmm"; see RawFn.MarkCounting).
-const CountingPrefix = "counting/"
+// Recount marks (schemas.RecountPrefix): RawFn writes one for the minute
+// of each stored version it removes, and the run recounts and unmarks them
+// when its pipeline is done (pipelines.Run). Counting marks
+// (schemas.CountingPrefix): see RawFn.MarkCounting.
 
 // deleteOf returns the cell that deletes c.
 func deleteOf(c schemas.Cell) schemas.Cell {

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // cursor reads one file in the background, a batch at a time, so that a
@@ -44,7 +44,7 @@ var maxOpenCursors = int64(max(4, runtime.GOMAXPROCS(0)))
 // mustWait reports whether the read of path must wait for a file to end
 // before it opens this one.
 func mustWait(path string) bool {
-	if !transforms.LocalFlowControl() || openCursors.Load() < maxOpenCursors {
+	if !flow.LocalFlowControl() || openCursors.Load() < maxOpenCursors {
 		return false
 	}
 	cursorsMu.Lock()

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -120,7 +120,7 @@ func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
 // cancellation fails the bundle.
 func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
 	if mustWait(path) {
-		return sdf.ResumeProcessingIn(transforms.BacklogPause), nil
+		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	start := rt.GetRestriction().(offsetrange.Restriction).Start
 	c := takeCursor(path, start, f.Options)
@@ -129,9 +129,9 @@ func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path 
 			c.park()
 			return sdf.ResumeProcessingIn(0), nil
 		}
-		if transforms.Backlogged() {
+		if flow.Backlogged() {
 			c.park()
-			return sdf.ResumeProcessingIn(transforms.BacklogPause), nil
+			return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 		}
 		recs, ok := c.take()
 		if !ok {

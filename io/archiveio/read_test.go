@@ -15,7 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -167,7 +167,7 @@ func TestReadFnResumes(t *testing.T) {
 // control on (as in-process runs have it): every record arrives, and no
 // more than maxOpenCursors files were open at any time.
 func TestReadBoundsOpenFiles(t *testing.T) {
-	transforms.EnableLocalFlowControl()
+	flow.EnableLocalFlowControl()
 	dir := t.TempDir()
 	files := int(maxOpenCursors) + 4
 	var want []any

@@ -29,12 +29,12 @@
 //
 // Reading: Reader.Scan reads a key range in the embedded store's key order
 // (storeio.Store.Scan) as the CQL partitions that hold it (raw tweets:
-// RawBuckets partitions a minute; terms: one an hour; frequency: a slice of
-// a day; geo: one spread and day; ranges.go is the one place that knows
-// this), Reader.Lookup and Reader.Get read one cell, Reader.ScanAll a whole
-// table (unordered, streaming), Reader.ScanTable a whole table in key
-// order (in memory). Reader and storeio.Store answer the query engine
-// alike (query.Reader).
+// RawBuckets partitions a minute, or a slice of one for a row key's tweets;
+// terms: one an hour; frequency: a slice of a day; geo: one spread and day;
+// ranges.go is the one place that knows this), or a whole table in key
+// order (in memory); Reader.Lookup and Reader.Get read one cell,
+// Reader.ScanAll a whole table (unordered, streaming). Reader and
+// storeio.Store are read alike (sink.Reader).
 //
 // The package's tests run the real driver against cassandratest, an in-process
 // CQL protocol server; with CASSANDRA_HOSTS set, the integration tests run

@@ -47,7 +47,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer r.Close()
-	err = r.ScanTable(ctx, schemas.TableFrequency, func(key, value []byte) error {
+	err = r.Scan(ctx, schemas.TableFrequency, nil, nil, func(key, value []byte) error {
 		fmt.Printf("%s = %s\n", key, value)
 		return nil
 	})

@@ -40,9 +40,9 @@ func (r *Reader) Lookup(ctx context.Context, table schemas.Table, key []byte) ([
 		return r.Get(ctx, table, key)
 	}
 	var value []byte
-	err := r.rowTweets(ctx, key, func(v []byte) error {
+	err := r.rowKeyCells(ctx, key, func(c schemas.Cell) error {
 		if value == nil {
-			value = bytes.Clone(v)
+			value = bytes.Clone(c.Value)
 			if value == nil {
 				value = []byte{} // found, empty
 			}
@@ -52,25 +52,15 @@ func (r *Reader) Lookup(ctx context.Context, table schemas.Table, key []byte) ([
 	return value, value != nil, err
 }
 
-// RowTweets returns every tweet stored under row key k (schemas.RowKeyLen
-// bytes), in id order: more than one only after a collision.
-func (r *Reader) RowTweets(ctx context.Context, k []byte) ([][]byte, error) {
-	var out [][]byte
-	err := r.rowTweets(ctx, k, func(v []byte) error {
-		out = append(out, bytes.Clone(v))
-		return nil
-	})
-	return out, err
-}
-
-// rowTweets calls fn with each tweet of row key k: a slice of the one
-// partition that holds them.
-func (r *Reader) rowTweets(ctx context.Context, k []byte, fn func(value []byte) error) error {
+// rowKeyCells calls fn with each raw cell of row key k (its first
+// schemas.RowKeyLen bytes), in key order: a slice of the one partition
+// that holds them.
+func (r *Reader) rowKeyCells(ctx context.Context, k []byte, fn func(schemas.Cell) error) error {
 	sec := int64(binary.BigEndian.Uint64(k))
 	pk := schemas.CQLRawPartition(sec, int(schemas.Murmur2(k[:schemas.RowKeyLen])%schemas.RawBuckets))
 	return r.ScanSlice(ctx, schemas.TableRaw, pk, k[:schemas.RowKeyLen], afterRowKey(k), func(c schemas.Cell) error {
 		if bytes.HasPrefix(c.Key, k[:schemas.RowKeyLen]) {
-			return fn(c.Value)
+			return fn(c)
 		}
 		return nil
 	})
@@ -80,16 +70,35 @@ func (r *Reader) rowTweets(ctx context.Context, k []byte, fn func(value []byte) 
 // tweets (the clustering column row_key; the id follows it).
 func afterRowKey(k []byte) []byte { return append(bytes.Clone(k[:schemas.RowKeyLen]), 0) }
 
+// oneRowKey reports whether the raw range [start, end) lies within the
+// tweets of one row key: start's first schemas.RowKeyLen bytes.
+func oneRowKey(start, end []byte) bool {
+	if len(start) < schemas.RowKeyLen || len(end) == 0 {
+		return false
+	}
+	next := bytes.Clone(start[:schemas.RowKeyLen])
+	for i := len(next) - 1; i >= 0; i-- {
+		if next[i]++; next[i] != 0 {
+			return bytes.Compare(end, next) <= 0
+		}
+	}
+	return true // the last row key: every key after start has its prefix
+}
+
 // errRange is the error of a range Scan cannot map to partitions.
 var errRange = errors.New("cassandraio: range")
 
 // Scan calls fn for every cell of table with start <= key < end, in key
-// order, as storeio.Store.Scan does. The range is read as the partitions
-// that hold it, so it must be bounded as the layout allows:
+// order, as storeio.Store.Scan does. nil start and end read the whole
+// table into memory and sort it (ScanAll streams, unordered). Any other
+// range is read as the partitions that hold it, so it must be bounded as
+// the layout allows:
 //
 //	raw tweets   start and end begin with 8-byte times (row keys): the
 //	             minutes between, RawBuckets partitions each, read
-//	             rawLookahead minutes at a time and merged into key order
+//	             rawLookahead minutes at a time and merged into key order;
+//	             a range within one row key's tweets is a slice of its
+//	             one partition
 //	terms        within one term and field (TermPrefix), times as for raw:
 //	             one partition an hour
 //	frequency    bounded by YYYYMMDDhhmm minutes: a slice of each day
@@ -103,19 +112,28 @@ func (r *Reader) Scan(ctx context.Context, table schemas.Table, start, end []byt
 	inRange := func(c schemas.Cell) bool {
 		return bytes.Compare(c.Key, start) >= 0 && (end == nil || bytes.Compare(c.Key, end) < 0)
 	}
-	switch table {
-	case schemas.TableRaw:
+	whole := start == nil && end == nil
+	switch {
+	case whole:
+	case table == schemas.TableRaw && oneRowKey(start, end):
+		return r.rowKeyCells(ctx, start, func(c schemas.Cell) error {
+			if inRange(c) {
+				return fn(c.Key, c.Value)
+			}
+			return nil
+		})
+	case table == schemas.TableRaw:
 		return r.scanRaw(ctx, start, end, inRange, fn)
-	case schemas.TableTerms:
+	case table == schemas.TableTerms:
 		return r.scanTerms(ctx, start, end, inRange, fn)
-	case schemas.TableFrequency:
+	case table == schemas.TableFrequency:
 		return r.scanFrequency(ctx, start, end, inRange, fn)
-	case schemas.TableGeo:
+	case table == schemas.TableGeo:
 		return r.scanGeo(ctx, start, end, inRange, fn)
 	}
 	var cells []schemas.Cell
 	err := r.ScanAll(ctx, table, func(key, value []byte) error {
-		if c := (schemas.Cell{Key: key, Value: value}); inRange(c) {
+		if c := (schemas.Cell{Key: key, Value: value}); whole || inRange(c) {
 			cells = append(cells, c)
 		}
 		return nil

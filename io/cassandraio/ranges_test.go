@@ -16,6 +16,16 @@ import (
 // the embedded store, and reads key ranges of every table from both:
 // Scan walks the partitions of a range and gives the store's cells, in
 // the store's order; Lookup of a raw row key alone gives its tweet.
+// nextRowKey returns the row key after k: the end of the keys k begins.
+func nextRowKey(k schemas.RowKey) []byte {
+	for i := len(k) - 1; i >= 0; i-- {
+		if k[i]++; k[i] != 0 {
+			break
+		}
+	}
+	return k[:]
+}
+
 func TestScanMatchesStore(t *testing.T) {
 	tg := newServerTarget(t, nil)
 	cells := testCells(400, 5)
@@ -63,6 +73,11 @@ func TestScanMatchesStore(t *testing.T) {
 		{schemas.TableRaw, at(base - 3600), at(base + 5*3600)},
 		{schemas.TableRaw, at(base + 1800 + 17), at(base + 1800 + 17 + 7*60 + 3)},
 		{schemas.TableRaw, raws[7][:], append(bytes.Clone(raws[7][:]), 0xff)}, // one row key
+		{schemas.TableRaw, raws[9][:], nextRowKey(raws[9])},                   // its tweets, a slice of one partition
+		{schemas.TableRaw, nil, nil},                                          // whole tables, in key order
+		{schemas.TableTerms, nil, nil},
+		{schemas.TableFrequency, nil, nil},
+		{schemas.TableGeo, nil, nil},
 		{schemas.TableTerms, termKey("the", base-7200), termKey("the", base+4*3600)},
 		{schemas.TableTerms, termKey("#breaking", base+1234), termKey("#breaking", base+5000, 0xff)},
 		{schemas.TableTerms, termKey("東京", base-1), termKey("東京", base+9000)},

@@ -57,28 +57,6 @@ func (r *Reader) ScanAll(ctx context.Context, table schemas.Table, fn func(key, 
 	return r.pages(ctx, stmt.Text, nil, ct, func(c schemas.Cell) error { return fn(c.Key, c.Value) })
 }
 
-// ScanTable calls fn for every cell of table in key order: the order of
-// the embedded store (storeio.Store.ScanTable), so that a dump of either is
-// the same bytes. It reads the whole table into memory and sorts it; for
-// tables too large for that, use ScanAll.
-func (r *Reader) ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
-	var cells []schemas.Cell
-	err := r.ScanAll(ctx, table, func(key, value []byte) error {
-		cells = append(cells, schemas.Cell{Table: table, Key: key, Value: value})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(cells, func(a, b schemas.Cell) int { return bytes.Compare(a.Key, b.Key) })
-	for _, c := range cells {
-		if err := fn(c.Key, c.Value); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // ScanPartition calls fn for every row of the partition that holds key in
 // table (any key of the partition will do), in clustering order: e.g. all
 // tweets of a term in one hour, in time order.
@@ -211,24 +189,4 @@ func (r *Reader) page(ctx context.Context, text string, binds []any, cl gocql.Co
 		return nil, nil, cerr
 	}
 	return cells, next, nil
-}
-
-// ScanRawMinute calls fn for every raw tweet created in the minute that
-// begins at Unix second minute, in key order: Scan of the minute's
-// RawBuckets partitions.
-func (r *Reader) ScanRawMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	lo, hi := schemas.RowKeyStart(minute), schemas.RowKeyStart(minute+60)
-	return r.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
-		return fn(schemas.Cell{Table: schemas.TableRaw, Key: key, Value: value})
-	})
-}
-
-// ScanFrequencyMinute calls fn for the frequency cells of the minute that
-// begins at Unix second minute, in key order: a slice of its day's
-// partition.
-func (r *Reader) ScanFrequencyMinute(ctx context.Context, minute int64, fn func(schemas.Cell) error) error {
-	lo, hi := schemas.Minute(minute), schemas.Minute(minute+60)
-	return r.Scan(ctx, schemas.TableFrequency, []byte(lo), []byte(hi), func(key, value []byte) error {
-		return fn(schemas.Cell{Table: schemas.TableFrequency, Key: key, Value: value})
-	})
 }

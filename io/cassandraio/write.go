@@ -11,7 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func init() {
@@ -21,7 +21,7 @@ func init() {
 
 // Counter names of the sink, in namespace "tweetindex". The sink also adds
 // acknowledged rows to the per-table row counters of transforms
-// (transforms.RowCounterName), as the embedded store does, so the run
+// (flow.RowCounterName), as the embedded store does, so the run
 // summary is the same whichever sink ran.
 const (
 	CounterRowsWritten = "cassandra_rows_written" // rows acknowledged
@@ -31,10 +31,10 @@ const (
 )
 
 var (
-	rowsWrittenCounter = transforms.NewCounter(CounterRowsWritten)
-	requestsCounter    = transforms.NewCounter(CounterRequests)
-	batchesCounter     = transforms.NewCounter(CounterBatches)
-	retriesCounter     = transforms.NewCounter(CounterRetries)
+	rowsWrittenCounter = flow.NewCounter(CounterRowsWritten)
+	requestsCounter    = flow.NewCounter(CounterRequests)
+	batchesCounter     = flow.NewCounter(CounterBatches)
+	retriesCounter     = flow.NewCounter(CounterRetries)
 )
 
 // Write writes every cell of cells (a PCollection of []schemas.Cell) to
@@ -109,7 +109,7 @@ func (f *WriteFn) FinishBundle(ctx context.Context) error {
 	batchesCounter.Inc(ctx, st.Batches)
 	retriesCounter.Inc(ctx, st.Retries)
 	for t, n := range st.TableRows {
-		transforms.CountTableRows(ctx, t, n)
+		flow.CountTableRows(ctx, t, n)
 	}
 	if err != nil {
 		return fmt.Errorf("cassandraio: bundle failed: %w", err)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 func TestMain(m *testing.M) { ptest.Main(m) }
@@ -43,7 +43,7 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 	}
 	counters := map[string]int64{}
 	for _, c := range res.Metrics().AllMetrics().Counters() {
-		if c.Key.Namespace == transforms.Namespace {
+		if c.Key.Namespace == flow.Namespace {
 			counters[c.Key.Name] += c.Result()
 		}
 	}
@@ -55,8 +55,8 @@ func testBeamWrite(t *testing.T, tg *target, minRetries int64) {
 		if table == schemas.TableFrequency {
 			n = 0 // counted by transforms.GrowingTotalFn, once per row however often it is rewritten
 		}
-		if got := counters[transforms.RowCounterName(table)]; got != n {
-			t.Errorf("%s = %d, want %d", transforms.RowCounterName(table), got, n)
+		if got := counters[flow.RowCounterName(table)]; got != n {
+			t.Errorf("%s = %d, want %d", flow.RowCounterName(table), got, n)
 		}
 	}
 	if counters[CounterRetries] < minRetries || counters[CounterRequests] == 0 || counters[CounterBatches] == 0 {

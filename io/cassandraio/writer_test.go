@@ -62,10 +62,10 @@ func testRoundTrip(t *testing.T, tg *target) {
 		dump := func(b *bytes.Buffer) func(k, v []byte) error {
 			return func(k, v []byte) error { fmt.Fprintf(b, "%x=%x\n", k, v); return nil }
 		}
-		if err := st.ScanTable(ctx, table, dump(&fromStore)); err != nil {
+		if err := st.Scan(ctx, table, nil, nil, dump(&fromStore)); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.ScanTable(ctx, table, dump(&fromCQL)); err != nil {
+		if err := r.Scan(ctx, table, nil, nil, dump(&fromCQL)); err != nil {
 			t.Fatal(err)
 		}
 		if fromStore.String() != fromCQL.String() {

@@ -3,7 +3,7 @@ package kafkaio
 import "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 // Namespace is the Beam metrics namespace of the counters, the project's
-// (transforms.Namespace).
+// (flow.Namespace).
 const Namespace = "tweetindex"
 
 // Counter names.

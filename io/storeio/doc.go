@@ -1,6 +1,7 @@
-// Package storeio is the embedded store: every table of DESIGN.md in one
-// Pebble database (github.com/cockroachdb/pebble/v2, the LSM engine under
-// CockroachDB), so that `make run` works on a laptop with nothing installed.
+// Package storeio is the embedded store: every table (README, "Tables and
+// keys") in one Pebble database (github.com/cockroachdb/pebble/v2, the LSM
+// engine under CockroachDB), so that `make run` works on a laptop with
+// nothing installed.
 //
 // Layout: one ordered key space; a key is the table's byte
 // (schemas.Table) followed by the table's own key (schemas.*Row.Cell). Every

@@ -8,14 +8,9 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// ScanTable calls fn for every cell of table, in key order.
-func (s *Store) ScanTable(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
-	return s.Scan(ctx, table, nil, nil, fn)
-}
-
 // ScanAll calls fn for every cell of table. On the store that is key
-// order (ScanTable); readers of other sinks (cassandraio.Reader.ScanAll)
-// promise no order.
+// order (Scan of the whole table); readers of other sinks
+// (cassandraio.Reader.ScanAll) promise no order.
 func (s *Store) ScanAll(ctx context.Context, table schemas.Table, fn func(key, value []byte) error) error {
 	return s.Scan(ctx, table, nil, nil, fn)
 }

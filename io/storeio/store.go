@@ -311,24 +311,6 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 	return nil
 }
 
-// ScanPrefix calls fn for every cell of table whose key starts with prefix.
-func (s *Store) ScanPrefix(ctx context.Context, table schemas.Table, prefix []byte, fn func(key, value []byte) error) error {
-	return s.Scan(ctx, table, prefix, prefixEnd(prefix), fn)
-}
-
-// prefixEnd returns the smallest key greater than every key with prefix p,
-// or nil (the end of the table) when there is none.
-func prefixEnd(p []byte) []byte {
-	end := bytes.Clone(p)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] != 0xff {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
-}
-
 func appendKey(dst []byte, table schemas.Table, key []byte) []byte {
 	dst = append(dst, byte(table))
 	return append(dst, key...)

@@ -31,7 +31,9 @@ func TestStoreUpsertAndOrderedScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	err = st.ScanPrefix(context.Background(), schemas.TableTerms, schemas.TermPrefix("go", "text"), func(k, v []byte) error {
+	prefix := schemas.TermPrefix("go", "text")
+	end := append(prefix[:len(prefix):len(prefix)], 0xff)
+	err = st.Scan(context.Background(), schemas.TableTerms, prefix, end, func(k, v []byte) error {
 		r, err := schemas.DecodeTerm(k, v)
 		if err != nil {
 			return err
@@ -61,7 +63,7 @@ func TestStoreUpsertAndOrderedScan(t *testing.T) {
 		t.Errorf("Get after reopen = %q, %v, %v; want \"5\"", v, ok, err)
 	}
 	n := 0
-	if err := st.ScanTable(context.Background(), schemas.TableTerms, func(k, v []byte) error { n++; return nil }); err != nil {
+	if err := st.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if n != 4 {
@@ -94,18 +96,5 @@ func TestOpenSharesOneDatabasePerDirectory(t *testing.T) {
 	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestPrefixEnd(t *testing.T) {
-	tests := []struct{ in, want []byte }{
-		{[]byte("ab"), []byte("ac")},
-		{[]byte{'a', 0xff}, []byte("b")},
-		{[]byte{0xff, 0xff}, nil},
-	}
-	for _, tt := range tests {
-		if got := prefixEnd(tt.in); string(got) != string(tt.want) {
-			t.Errorf("prefixEnd(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 var logOutput io.Writer = os.Stderr
@@ -56,8 +56,8 @@ type WriteFn struct {
 
 	store    *Store
 	batch    *Batch
-	tally    transforms.RowTally // cells in batch, counted once committed
-	unsynced bool                // committed since the last Sync
+	tally    flow.RowTally // cells in batch, counted once committed
+	unsynced bool          // committed since the last Sync
 }
 
 // Setup opens the store.

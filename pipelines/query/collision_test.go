@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,7 +57,7 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	check := func(t *testing.T, r query.Reader) {
+	check := func(t *testing.T, r sink.Reader) {
 		e := query.NewEngine(r)
 		f := query.Filter{From: at.Add(-time.Minute), To: at.Add(time.Minute)}
 		collect := func(run func(query.Page, func(query.Hit) error) error, limit int) []uint64 {

@@ -9,7 +9,7 @@
 // (Scan), which the tests compare with the index answer and the benchmark
 // times against it.
 //
-// The same code reads the embedded store and Cassandra (Reader): a key
+// The same code reads the embedded store and Cassandra (sink.Reader): a key
 // range of a table is a range scan of the store, and on Cassandra the
 // partitions the range covers, each read in clustering order.
 package query

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -29,7 +30,7 @@ type Filter struct {
 // Engine answers questions from the indexes of one sink.
 type Engine struct {
 	// R reads the tables.
-	R Reader
+	R sink.Reader
 	// Parallel is the number of concurrent range reads of a box search
 	// (if 0: the Reader's ParallelReads if it has one, else 8).
 	Parallel int
@@ -41,7 +42,7 @@ type Engine struct {
 }
 
 // NewEngine returns an engine over r.
-func NewEngine(r Reader) *Engine { return &Engine{R: r} }
+func NewEngine(r sink.Reader) *Engine { return &Engine{R: r} }
 
 // span is a resolved filter: [from, to) in Unix seconds.
 type span struct {

@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,7 @@ func TestCassandraBoxSkipsEmptyDays(t *testing.T) {
 	srv, cfg, cr := c.Server, c.Config, c.Reader
 
 	box := &query.Box{MinLon: 13.1, MinLat: 52.4, MaxLon: 14.0, MaxLat: 53.0}
-	answer := func(r query.Reader, f query.Filter) string {
+	answer := func(r sink.Reader, f query.Filter) string {
 		t.Helper()
 		e := query.NewEngine(r)
 		n, err := e.CountGeo(ctx, f, box)

@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,7 +149,7 @@ var (
 )
 
 // openStore indexes the test data into a store, once, and opens it.
-func openStore(t *testing.T) query.Reader {
+func openStore(t *testing.T) sink.Reader {
 	t.Helper()
 	storeOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "tweetindex-query-store-")
@@ -179,7 +180,7 @@ type questions struct {
 	boxes   []*query.Box
 }
 
-func pickQuestions(t *testing.T, r query.Reader) questions {
+func pickQuestions(t *testing.T, r sink.Reader) questions {
 	t.Helper()
 	ctx := context.Background()
 	var q questions
@@ -286,7 +287,7 @@ func pickCJK(t *testing.T, ctx context.Context, sc query.Scanner) [][2]string {
 }
 
 // answers are the answers to every question, rendered for comparison.
-func answers(t *testing.T, ctx context.Context, r query.Reader, q questions, byScan bool) map[string]string {
+func answers(t *testing.T, ctx context.Context, r sink.Reader, q questions, byScan bool) map[string]string {
 	t.Helper()
 	e := query.NewEngine(r)
 	sc := query.Scanner{R: r}

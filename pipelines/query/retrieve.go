@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -223,12 +224,7 @@ func (e *Engine) fetch(ctx context.Context, ks []schemas.RowKey, values [][][]by
 
 // rowTweets returns the stored JSON of every tweet of row key k (two or
 // more in a collision), in id order.
-func rowTweets(ctx context.Context, r Reader, k schemas.RowKey) ([][]byte, error) {
-	if a, ok := r.(interface {
-		RowTweets(context.Context, []byte) ([][]byte, error)
-	}); ok {
-		return a.RowTweets(ctx, k[:]) // Cassandra: a slice of one partition
-	}
+func rowTweets(ctx context.Context, r sink.Reader, k schemas.RowKey) ([][]byte, error) {
 	var out [][]byte
 	err := r.Scan(ctx, schemas.TableRaw, k[:], afterRowKey(k[:]), func(_, v []byte) error {
 		out = append(out, bytes.Clone(v)) // the scan owns v

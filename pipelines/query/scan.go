@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -16,7 +17,7 @@ import (
 // table: every stored tweet is decoded and tested. It is the reference the
 // tests hold the index answers to, and what the benchmark times them
 // against (the thesis's "scan" column).
-type Scanner struct{ R Reader }
+type Scanner struct{ R sink.Reader }
 
 // each calls fn for every tweet of the raw table in f's range (exact to
 // the second, zero bounds open) and language.

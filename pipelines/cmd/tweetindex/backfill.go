@@ -156,7 +156,7 @@ func runBackfillStatus(args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	tables, err := sink.open()
+	tables, err := sink.open(0)
 	if err != nil {
 		return err
 	}

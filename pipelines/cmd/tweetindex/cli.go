@@ -468,13 +468,20 @@ func isHelpFlag(a string) bool {
 
 // unknownQuestion is the usage error for a question query does not know.
 func unknownQuestion(name string) error {
-	var names []string
-	for _, c := range questionCommands {
-		names = append(names, c.name)
-	}
+	names := questionNames()
 	msg := fmt.Sprintf("unknown question %q (want %s)", name, strings.Join(names, ", "))
 	if s := suggestWord(name, names); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	return usagef("%s", msg)
+}
+
+// questionNames returns the names of the questions, in questionCommands'
+// order: the one list every message takes them from.
+func questionNames() []string {
+	names := make([]string, len(questionCommands))
+	for i, c := range questionCommands {
+		names[i] = c.name
+	}
+	return names
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -158,7 +159,7 @@ func (c *cli) waitRead(t *testing.T, n int, timeout time.Duration) int {
 // dumpAll dumps every table of the store in dir but meta.
 func dumpAll(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	tables, err := pipelines.OpenTables(dir, nil, true)
+	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

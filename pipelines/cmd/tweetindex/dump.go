@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"os"
 	"strings"
@@ -45,7 +46,7 @@ func runDump(args []string) error {
 	if err := sink.check(); err != nil {
 		return asUsage(err)
 	}
-	tables, err := sink.open()
+	tables, err := sink.open(0)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func tableByName(name string) (schemas.Table, bool) {
 
 // dump writes every row of table as JSON lines with decoded fields
 // (pipelines.DumpRows), and returns how many.
-func dump(ctx context.Context, src pipelines.TableScanner, table schemas.Table, w io.Writer) (int64, error) {
+func dump(ctx context.Context, src sink.Reader, table schemas.Table, w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	n, err := pipelines.DumpRows(ctx, src, table, newJSONLines(bw))
 	if err != nil {

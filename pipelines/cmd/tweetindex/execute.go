@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"log/slog"
 	"os"
@@ -143,7 +144,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	}
 	stopWatch := func() {}
 	if f.watch > 0 {
-		tables, err := pipelines.OpenTables(cfg.Store, cfg.Cassandra, false)
+		tables, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra, Create: true})
 		if err != nil {
 			return err
 		}

@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"strings"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
-	"github.com/tweetindex/tweetindex/pipelines"
 )
 
 // sinkFlags select the tables a command writes or reads: the embedded
@@ -44,12 +44,13 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 	return &cfg
 }
 
-// open opens the tables for reading.
-func (f *sinkFlags) open() (pipelines.Tables, error) {
+// open opens the tables for reading, the store with a block cache of
+// cacheSize bytes (0: Pebble's default).
+func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return pipelines.OpenTables(f.store, f.cassandraConfig(), true)
+	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize})
 }
 
 // check says what is wrong with the flags' choice of tables.

@@ -8,7 +8,7 @@
 //	tweetindex query    QUESTION (--store DIR | --cassandra HOSTS ...) [--from T1] [--to T2] [--lang L]
 //	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta|identity
 //	tweetindex forget   --ids FILE (--store DIR | --cassandra HOSTS ...) [--format table|jsonl]
-//	tweetindex schema   print|apply [--cassandra HOSTS] [--keyspace K] [--replication R]
+//	tweetindex schema   print|apply|copy [--cassandra HOSTS] [--keyspace K] [--replication R] [--from-keyspace K2]
 //	tweetindex version
 //
 // 'tweetindex COMMAND --help' lists the flags of a command (Beam's behind
@@ -47,7 +47,7 @@ Commands:
   query            answer one of the ten questions from the tables
   dump             write a table as JSON lines
   forget           delete tweets by id (a compliance list) from the tables
-  schema           print or apply the Cassandra schema
+  schema           print or apply the Cassandra schema, or copy a keyspace into it
   version          print the version
   help [COMMAND]   print the help of a command
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
-	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // serveMetrics serves the run's counts in the Prometheus text exposition
@@ -49,12 +49,12 @@ func serveMetrics(addr string, stderr io.Writer) (stop func(), err error) {
 
 // counterHelp describes the counters of the summary.
 var counterHelp = map[string]string{
-	transforms.CounterRead:         "Items read (tweets, control messages and rejects).",
-	transforms.CounterIndexed:      "Distinct tweets passed to the tables.",
-	transforms.CounterDuplicates:   "Further copies of a tweet id, dropped.",
-	transforms.CounterSkipped:      "Stream control messages, keep-alives and tweets outside --from/--to.",
-	transforms.CounterDeadLettered: "Items that could not be indexed (rows of the deadletter table).",
-	transforms.CounterOutOfRange:   "Tweets outside --from/--to (part of skipped).",
+	flow.CounterRead:         "Items read (tweets, control messages and rejects).",
+	flow.CounterIndexed:      "Distinct tweets passed to the tables.",
+	flow.CounterDuplicates:   "Further copies of a tweet id, dropped.",
+	flow.CounterSkipped:      "Stream control messages, keep-alives and tweets outside --from/--to.",
+	flow.CounterDeadLettered: "Items that could not be indexed (rows of the deadletter table).",
+	flow.CounterOutOfRange:   "Tweets outside --from/--to (part of skipped).",
 }
 
 // writeMetrics writes the exposition at now.
@@ -64,7 +64,7 @@ func writeMetrics(out io.Writer, started, now time.Time) {
 	family := func(name, typ, help string) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
 	}
-	counters := transforms.LocalCounters()
+	counters := flow.LocalCounters()
 	names := make([]string, 0, len(counters))
 	for name := range counters {
 		names = append(names, name)
@@ -105,7 +105,7 @@ func writeMetrics(out io.Writer, started, now time.Time) {
 	family("tweetindex_bytes_read_total", "counter", "Bytes of input files read.")
 	fmt.Fprintf(w, "tweetindex_bytes_read_total %d\n", bytes)
 	family("tweetindex_reading_seconds_total", "counter", "Time spent reading: gaps between reads, each up to a second.")
-	fmt.Fprintf(w, "tweetindex_reading_seconds_total %g\n", transforms.ActiveReading().Seconds())
+	fmt.Fprintf(w, "tweetindex_reading_seconds_total %g\n", flow.ActiveReading().Seconds())
 	family("tweetindex_run_seconds", "gauge", "Seconds since the run started.")
 	fmt.Fprintf(w, "tweetindex_run_seconds %g\n", now.Sub(started).Seconds())
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"os"
 	"os/signal"
@@ -14,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/storeio"
-	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -96,7 +95,7 @@ type queryCmd struct {
 	box    *query.Box
 	page   query.Page
 	engine *query.Engine
-	reader query.Reader
+	reader sink.Reader
 	out    resultWriter
 	note   string // printed on stderr after the answer: the next page's cursor
 	stdout io.Writer
@@ -114,7 +113,8 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 			fmt.Fprint(stdoutW, queryHelp())
 			return errHelpShown
 		}
-		return usagef("name a question: count, count-geo, series, count-term, geo, tweets, terms, export, users or bench")
+		names := questionNames()
+		return usagef("name a question: %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	i := slices.IndexFunc(questionCommands, func(c questionCommand) bool { return c.name == args[qi] })
 	if i < 0 {
@@ -141,12 +141,12 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if qc.name == "bench" {
 		cache = storeio.ReadCacheSize // it asks each question again: keep what it read
 	}
-	r, closer, err := openReader(&q.sink, cache)
+	s, err := q.sink.open(cache)
 	if err != nil {
 		return err
 	}
-	defer closer.Close()
-	q.reader, q.engine.R = r, r
+	defer s.Close()
+	q.reader, q.engine.R = s.Reader, s.Reader // the store or keyspace reader itself: the engine looks for their fast paths
 	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
 		return err
 	}
@@ -268,26 +268,6 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		return fmt.Errorf("--repeat %d: want 1 or more", q.repeat)
 	}
 	return nil
-}
-
-// openReader opens the tables of --store or --cassandra for reading, the
-// store with a block cache of cacheSize bytes (0: Pebble's default).
-func openReader(f *sinkFlags, cacheSize int64) (query.Reader, io.Closer, error) {
-	if err := f.check(); err != nil {
-		return nil, nil, err
-	}
-	if cfg := f.cassandraConfig(); cfg != nil {
-		r, err := cassandraio.NewReader(*cfg)
-		if err != nil {
-			return nil, nil, err
-		}
-		return r, r, nil
-	}
-	st, err := pipelines.OpenExistingStoreCache(f.store, cacheSize)
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, st, nil
 }
 
 // count answers question 1.

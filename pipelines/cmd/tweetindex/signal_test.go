@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,7 +108,7 @@ func (c *cli) wait(t *testing.T, timeout time.Duration) int {
 // runRecords reads the run records of the store in dir.
 func runRecords(t *testing.T, dir string) []pipelines.RunRecord {
 	t.Helper()
-	tables, err := pipelines.OpenTables(dir, nil, true)
+	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestKilledRunIsInterrupted(t *testing.T) {
 	if code := next.wait(t, 60*time.Second); code != 0 {
 		t.Fatalf("next run exit %d:\n%s", code, next.stderr)
 	}
-	tables, err := pipelines.OpenTables(store, nil, true)
+	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}

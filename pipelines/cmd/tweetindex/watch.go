@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func writeChanges(w io.Writer, s, prev pipelines.FrequencySnapshot, now time.Tim
 // interval, until stop is called; stop prints once more, then returns. A
 // streaming run reads the store it writes this way: the embedded store is
 // shared within a process.
-func watchFrequency(src pipelines.TableScanner, every time.Duration, w io.Writer) (stop func()) {
+func watchFrequency(src sink.Reader, every time.Duration, w io.Writer) (stop func()) {
 	const maxMinutes = 8
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

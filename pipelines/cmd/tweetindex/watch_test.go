@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +80,7 @@ func TestWriteChanges(t *testing.T) {
 // TestWatchFrequencyReadsTheStore watches a store while cells are written
 // to it in the same process: stop prints the changes since the last tick.
 func TestWatchFrequencyReadsTheStore(t *testing.T) {
-	tables, err := pipelines.OpenTables(filepath.Join(t.TempDir(), "store"), nil, false)
+	tables, err := sink.Open(sink.Config{Store: filepath.Join(t.TempDir(), "store"), Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package transforms
+package flow
 
 import (
 	"sync/atomic"
@@ -9,8 +9,8 @@ import (
 // runner, runs every stage in the process that submits the job). Prism has
 // no backpressure: a file reader that outpaces deduplication and the sinks
 // would queue the whole input in the runner's memory. ParseFn counts the
-// tweets it sends to the dedup shuffle, DedupFn the tweets it takes, and a
-// reader asks Backlogged before it reads on.
+// tweets it sends to the dedup shuffle, DedupFn the tweets it takes
+// (AddBacklog), and a reader asks Backlogged before it reads on.
 //
 // It is off unless EnableLocalFlowControl is called, which the pipeline's
 // submitter does only for in-process runs: on a distributed runner the two
@@ -42,7 +42,9 @@ func LocalFlowControl() bool { return localFlow.Load() }
 // MaxBacklog tweets are waiting for deduplication in this process.
 func Backlogged() bool { return localFlow.Load() && backlog.Load() > MaxBacklog }
 
-func backlogAdd(n int) {
+// AddBacklog adds n tweets (negative: takes them) to those waiting for
+// deduplication in this process, when flow control is on.
+func AddBacklog(n int) {
 	if localFlow.Load() {
 		backlog.Add(int64(n))
 	}
@@ -54,7 +56,7 @@ func backlogAdd(n int) {
 // an in-process run has a reader for it.
 var localRead, localIndexed, localWritten atomic.Int64
 
-// lastReadAt is when ParseFn last counted items read in this process (Unix
+// lastReadAt is when AddRead last counted items read in this process (Unix
 // nanoseconds): the end of a bounded run's reading.
 var lastReadAt atomic.Int64
 
@@ -79,7 +81,9 @@ var activeNanos atomic.Int64
 // second, so that a stream's idle waits do not count.
 func ActiveReading() time.Duration { return time.Duration(activeNanos.Load()) }
 
-func addLocalRead(n int64) {
+// AddRead adds n items read (as the "read" counter counts them) to this
+// process's progress.
+func AddRead(n int64) {
 	localRead.Add(n)
 	now := time.Now().UnixNano()
 	activeNanos.Add(activeSpan(lastReadAt.Swap(now), now))
@@ -93,6 +97,10 @@ func activeSpan(prev, now int64) int64 {
 	}
 	return min(now-prev, int64(activeGap))
 }
+
+// AddIndexed adds n tweets indexed (negative: taken back) to this
+// process's progress.
+func AddIndexed(n int64) { localIndexed.Add(n) }
 
 // LocalWritten returns the rows the sinks of this process have written so
 // far (every table).

@@ -1,0 +1,38 @@
+package schemas
+
+// The names of the metadata table's rows (MetaRow), all in one place: a
+// name is one of these constants, or begins with one of these prefixes.
+// What each row is for is told where it is written and read.
+const (
+	// IndexParam holds the index parameters of the last run
+	// (pipelines.CurrentParams). GeoDayMarkersParam (geodays.go) is the
+	// other parameter.
+	IndexParam = "param/index"
+	// RunRecordPrefix begins the records of runs: "run/<start time>"
+	// (pipelines.RunRecord).
+	RunRecordPrefix = "run/"
+	// ForgetPrefix begins the records of forgets: "forget/<start time>"
+	// -> its summary (pipelines.Forget).
+	ForgetPrefix = "forget/"
+	// RecountPrefix begins the marks of minutes whose frequency counts are
+	// to be recounted from the raw table: "recount/YYYYMMDDhhmm"
+	// (transforms.RawFn writes them, pipelines.Run recounts and removes
+	// them).
+	RecountPrefix = "recount/"
+	// CountingPrefix begins the marks of minutes whose tweets a stream has
+	// stored and may not have counted yet: "counting/YYYYMMDDhhmm"
+	// (transforms.RawFn.MarkCounting).
+	CountingPrefix = "counting/"
+	// RebuildPrefix begins the marks of minutes whose term and geo cells,
+	// and counts, are to be derived again from their raw rows: minutes of
+	// a stream that died ("rebuild/YYYYMMDDhhmm"; pipelines.Run).
+	RebuildPrefix = "rebuild/"
+	// NoticePrefix begins the records of compliance notices:
+	// "notice/<kind>/<id>" (and "/<up_to id>" for scrub_geo), the value
+	// the message's bytes (transforms.NoticeCells).
+	NoticePrefix = "notice/"
+	// ScrubGeoPrefix begins the marks of scrub_geo messages to apply:
+	// "scrubgeo/<user id>/<up_to id>" (transforms.ScrubGeoMark; applied and
+	// removed by pipelines.Run).
+	ScrubGeoPrefix = "scrubgeo/"
+)
