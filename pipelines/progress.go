@@ -55,9 +55,28 @@ func newProgress(size InputSize, label string, now time.Time) *Progress {
 	return p
 }
 
+// ProgressSample is the progress of a run at one time: what Line prints,
+// as numbers (the command logs them as fields with --log-format json).
+type ProgressSample struct {
+	Label           string        // "progress", or the label given to NewProgress
+	Elapsed         time.Duration // since NewProgress
+	Phase           string        // reading, writing, or closing windows, flushing
+	Files           int64         // files read (when the input's size is known)
+	FilesTotal      int           // files of the input, 0 when not known
+	Bytes, BytesAll int64         // bytes read, of the input's bytes
+	Read, Indexed   int64         // tweets read and indexed
+	IndexedPerSec   float64       // since the previous sample
+	Written         int64         // rows written
+	WrittenPerSec   float64       // since the previous sample
+}
+
 // Line renders the progress at now; the rates are over the time since the
-// previous Line (or since NewProgress).
-func (p *Progress) Line(now time.Time) string {
+// previous Line or Sample (or since NewProgress).
+func (p *Progress) Line(now time.Time) string { return p.Sample(now).String() }
+
+// Sample takes the progress at now; the rates are over the time since the
+// previous Line or Sample (or since NewProgress).
+func (p *Progress) Sample(now time.Time) ProgressSample {
 	files, bytes := archiveio.LocalProgress()
 	read, indexed := transforms.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
@@ -73,15 +92,24 @@ func (p *Progress) Line(now time.Time) string {
 	if label == "" {
 		label = "progress"
 	}
-	s := label + " " + now.Sub(p.start).Round(time.Second).String() + " [" + phase + "]:"
-	if p.size.Files > 0 {
-		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
-		if p.size.Bytes > 0 {
-			s += fmt.Sprintf(" (%.0f%%)", 100*float64(min(bytes, p.size.Bytes))/float64(p.size.Bytes))
-		}
-		s += ","
+	return ProgressSample{
+		Label: label, Elapsed: now.Sub(p.start), Phase: phase,
+		Files: files, FilesTotal: p.size.Files, Bytes: bytes, BytesAll: p.size.Bytes,
+		Read: read, Indexed: indexed, IndexedPerSec: rate, Written: written, WrittenPerSec: writeRate,
 	}
-	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written (%.0f/s)", read, indexed, rate, written, writeRate)
+}
+
+// String renders the sample as a progress line.
+func (s ProgressSample) String() string {
+	line := s.Label + " " + s.Elapsed.Round(time.Second).String() + " [" + s.Phase + "]:"
+	if s.FilesTotal > 0 {
+		line += fmt.Sprintf(" %d/%d files, %s/%s", s.Files, s.FilesTotal, megabytes(s.Bytes), megabytes(s.BytesAll))
+		if s.BytesAll > 0 {
+			line += fmt.Sprintf(" (%.0f%%)", 100*float64(min(s.Bytes, s.BytesAll))/float64(s.BytesAll))
+		}
+		line += ","
+	}
+	return line + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written (%.0f/s)", s.Read, s.Indexed, s.IndexedPerSec, s.Written, s.WrittenPerSec)
 }
 
 // phase names what the run is doing: reading its input while files remain

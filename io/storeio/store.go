@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
 
@@ -338,7 +339,8 @@ type quietLogger struct{}
 
 func (quietLogger) Infof(string, ...any) {}
 func (quietLogger) Errorf(format string, args ...any) {
-	fmt.Fprintf(logOutput, "pebble: "+format+"\n", args...)
+	text := fmt.Sprintf(format, args...)
+	logLine(slog.LevelError, "pebble", []any{"error", text}, "pebble: "+text)
 }
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("pebble: "+format, args...))
