@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -20,6 +23,10 @@ type Store struct {
 	db   *pebble.DB
 	dir  string
 	bulk bool // opened by OpenBulk: no write-ahead log
+	// compactions is how many compactions may run at once: 1 while the
+	// store is written (the pipeline has the cores), every core during
+	// CompactOpen, when nothing else runs.
+	compactions *atomic.Int32
 }
 
 var (
@@ -82,11 +89,14 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 	}
 	o := options(bulk)
 	o.Cache = c
+	compactions := new(atomic.Int32)
+	compactions.Store(1)
+	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
 	db, err := pebble.Open(abs, o)
 	if err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{db: db, dir: abs, bulk: bulk}
+	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
 }
@@ -246,6 +256,115 @@ func FlushOpen(dir string) (bool, error) {
 		return true, fmt.Errorf("store %s: flush: %w", s.dir, err)
 	}
 	return true, nil
+}
+
+// CompactOpen leaves the store in dir, if this process has it open after
+// a bulk load (OpenBulk), compact for whoever opens it next: its memtables
+// flushed and every level compacted down to the bottom, so that no
+// first-level files are left for the next opener to compact (a query
+// would otherwise start compacting 50-60 files, and read through all of
+// them meanwhile). A compaction that takes longer than compactReportEvery
+// says how far it is every compactReportEvery (logLine: msg "store
+// compacting"), and once at the end when it took that long ("store
+// compacted"). It reports whether it compacted. ctx cancels it (the store
+// is left as it was, compacted or not: both are valid).
+func CompactOpen(ctx context.Context, dir string) (bool, error) {
+	s := openStore(dir)
+	if s == nil || !s.bulk {
+		return false, nil
+	}
+	return true, s.compact(ctx)
+}
+
+// compactReportEvery is how often a long compaction (CompactOpen) says
+// how far it is.
+var compactReportEvery = 10 * time.Second
+
+func (s *Store) compact(ctx context.Context) error {
+	if err := s.db.Flush(); err != nil {
+		return fmt.Errorf("store %s: flush: %w", s.dir, err)
+	}
+	before := s.Shape()
+	if before.L0Files == 0 && before.Levels <= 1 {
+		return nil // already one level
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	reported := false
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(compactReportEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				reported = true
+				m := s.db.Metrics()
+				logLine(slog.LevelInfo, "store compacting", []any{"dir", s.dir, "seconds", time.Since(start).Round(time.Second).Seconds(),
+					"l0_files", m.Levels[0].TablesCount, "bytes", int64(m.DiskSpaceUsage()), "compacting_bytes", m.Compact.InProgressBytes},
+					fmt.Sprintf("storeio: compacting %s after the bulk load: %s, %d first-level files left, %.0f MB on disk",
+						s.dir, time.Since(start).Round(time.Second), m.Levels[0].TablesCount, float64(m.DiskSpaceUsage())/1e6))
+			}
+		}
+	}()
+	// Every table's keys start with its byte (appendKey), below 0xff.
+	// The run is over: the compaction may use every core.
+	s.compactions.Store(int32(max(1, runtime.GOMAXPROCS(0))))
+	err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true)
+	s.compactions.Store(1)
+	close(done)
+	wg.Wait()
+	if err != nil {
+		return fmt.Errorf("store %s: compact: %w", s.dir, err)
+	}
+	// The files compacted away are deleted in the background; a process
+	// that exits without closing the store (a run on prism never tears
+	// its sinks down) would leave them on disk, the store twice its size.
+	s.waitObsoleteDeleted(10 * time.Second)
+	if reported {
+		after := s.Shape()
+		logLine(slog.LevelInfo, "store compacted", []any{"dir", s.dir, "seconds", time.Since(start).Seconds(), "bytes", after.Bytes,
+			"bytes_before", before.Bytes, "l0_files_before", before.L0Files},
+			fmt.Sprintf("storeio: compacted %s in %s: %.0f MB (was %.0f MB in %d first-level files and %d levels)",
+				s.dir, time.Since(start).Round(100*time.Millisecond), float64(after.Bytes)/1e6, float64(before.Bytes)/1e6, before.L0Files, before.Levels))
+	}
+	return nil
+}
+
+// waitObsoleteDeleted waits, at most max, until the tables no longer
+// referenced are deleted (tables an open iterator still reads stay).
+func (s *Store) waitObsoleteDeleted(max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		if m := s.db.Metrics(); m.Table.ObsoleteCount == 0 && m.Table.ZombieCount == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Shape is how an open store lies on disk.
+type Shape struct {
+	L0Files  int   // first-level tables: overlapping, each read by every lookup until compacted
+	Levels   int   // levels holding tables
+	WALBytes int64 // write-ahead log not yet flushed into tables
+	Bytes    int64 // on disk in all
+}
+
+// Shape returns how the store lies on disk now.
+func (s *Store) Shape() Shape {
+	m := s.db.Metrics()
+	sh := Shape{L0Files: int(m.Levels[0].TablesCount), WALBytes: int64(m.WAL.Size), Bytes: int64(m.DiskSpaceUsage())}
+	for _, l := range m.Levels {
+		if l.TablesCount > 0 {
+			sh.Levels++
+		}
+	}
+	return sh
 }
 
 // openStore returns the store in dir if this process has it open.
