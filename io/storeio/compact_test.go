@@ -63,3 +63,45 @@ func TestCompactOpen(t *testing.T) {
 		t.Errorf("CompactOpen of a store not bulk loaded: %v, %v; want false, nil", ok, err)
 	}
 }
+
+// TestCompactOpenSkipsSmallLoads: a load that adds little to a large
+// store leaves it as it is (a compaction would rewrite all of it).
+func TestCompactOpenSkipsSmallLoads(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s *Store, n, round int) {
+		var cells []schemas.Cell
+		for i := range n {
+			key := schemas.NewRowKey(int64(i*7+round), []byte(fmt.Sprint(round)))
+			cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%04d", i%1000), Field: "text", Key: key}.Cell())
+		}
+		if err := s.Write(cells); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(s, 50000, 0)
+	if _, err := CompactOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write(s, 2000, 1)
+	write(s, 2000, 2)
+	l0 := s.Shape().L0Files
+	if _, err := CompactOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if sh := s.Shape(); sh.L0Files != l0 || l0 == 0 {
+		t.Errorf("a small load into a large store: %d first-level files before, %+v after; want them left", l0, sh)
+	}
+}

@@ -27,6 +27,7 @@ type Store struct {
 	// store is written (the pipeline has the cores), every core during
 	// CompactOpen, when nothing else runs.
 	compactions *atomic.Int32
+	openedBytes int64 // on disk when opened
 }
 
 var (
@@ -96,7 +97,7 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 	if err != nil {
 		return nil, openError(abs, err)
 	}
-	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions}
+	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
 }
@@ -263,7 +264,9 @@ func FlushOpen(dir string) (bool, error) {
 // flushed and every level compacted down to the bottom, so that no
 // first-level files are left for the next opener to compact (a query
 // would otherwise start compacting 50-60 files, and read through all of
-// them meanwhile). A compaction that takes longer than compactReportEvery
+// them meanwhile). A compaction rewrites the whole store, so it is done
+// only when the load wrote at least half of what is on disk (a fresh
+// store, or one whose size the run doubled). A compaction that takes longer than compactReportEvery
 // says how far it is every compactReportEvery (logLine: msg "store
 // compacting"), and once at the end when it took that long ("store
 // compacted"). It reports whether it compacted. ctx cancels it (the store
@@ -287,6 +290,13 @@ func (s *Store) compact(ctx context.Context) error {
 	before := s.Shape()
 	if before.L0Files == 0 && before.Levels <= 1 {
 		return nil // already one level
+	}
+	if s.openedBytes > before.Bytes/2 {
+		// A small load into a large store (an hour's backfill into a
+		// month): a compaction rewrites the whole store, out of
+		// proportion to the run. Its first-level files are left for the
+		// next writer, which compacts them into the base level only.
+		return nil
 	}
 	start := time.Now()
 	done := make(chan struct{})
