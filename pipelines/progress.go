@@ -34,6 +34,9 @@ type Progress struct {
 	lastWritten     int64
 	lastAt          time.Time
 	label           string // "progress" if empty
+	// Streaming marks a stream's progress: with nothing read or written
+	// since the last line, it is waiting for records, not closing windows.
+	Streaming bool
 }
 
 // NewProgress returns the progress of a run over an input of size from
@@ -114,7 +117,8 @@ func (s ProgressSample) String() string {
 
 // phase names what the run is doing: reading its input while files remain
 // or items keep coming; writing, once everything is read, while rows are
-// still being written; then closing windows (the counts of the last hours,
+// still being written; a stream then waits for records; a bounded run
+// then closes windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink.
 func (p *Progress) phase(files, read, written int64) string {
 	switch {
@@ -122,6 +126,8 @@ func (p *Progress) phase(files, read, written int64) string {
 		return "reading"
 	case written > p.lastWritten:
 		return "writing"
+	case p.Streaming:
+		return "waiting for records"
 	default:
 		return "closing windows, flushing"
 	}

@@ -164,8 +164,11 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 		stopWatch = watchFrequency(tables, f.watch, f.log)
 		defer stopWatch() // before the tables close
 	}
-	stopProgress := reportProgress(f.log, f.progress, size)
+	stopProgress := reportProgress(f.log, f.progress, size, cfg.Streaming())
 	tally := pipelines.NewProgress(size, "stopped after")
+	if tally != nil {
+		tally.Streaming = cfg.Streaming()
+	}
 	sum, err := pipelines.Run(ctx, cfg)
 	stopProgress()
 	stopWatch() // its last lines before the summary

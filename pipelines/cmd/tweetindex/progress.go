@@ -11,7 +11,7 @@ import (
 // reportProgress logs a progress line (pipelines.Progress) on l every
 // interval while a run goes, or, when the workers run outside this process,
 // one note saying why there is none. Call stop when the run ends.
-func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize) (stop func()) {
+func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, streaming bool) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
@@ -20,6 +20,7 @@ func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.Input
 		l.Info("progress not shown", "reason", "workers outside this process", line("progress: not shown, the workers run outside this process (see the runner's UI)"))
 		return func() {}
 	}
+	p.Streaming = streaming
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
