@@ -28,6 +28,7 @@ type Store struct {
 	// CompactOpen, when nothing else runs.
 	compactions *atomic.Int32
 	openedBytes int64 // on disk when opened
+	snapshot    bool  // a snapshot opened read-only (openSnapshot), not shared
 }
 
 var (
@@ -58,20 +59,36 @@ func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 const ReadCacheSize = 512 << 20
 
 // OpenRead opens the store in dir as Open does, with a block cache of
-// cacheSize bytes (Pebble's default if 0). Memory is taken as blocks are
+// cacheSize bytes (Pebble's default if 0). When another process holds the
+// store (a stream writing it) and publishes snapshots (PublishSnapshots),
+// it opens the newest snapshot, read-only, instead (Store.Snapshot says
+// so and when it was taken). Memory is taken as blocks are
 // read, and it costs: a one-shot question that reads 80 MB of blocks into a
 // large cache spends more time in page faults than it saves, while a
 // process that asks again finds what it read uncompressed in memory. If
 // the store is already open in this process, the open database is shared
 // as it is.
 func OpenRead(dir string, cacheSize int64) (*Store, error) {
-	if cacheSize <= 0 {
-		return open(dir, false)
+	var c *pebble.Cache
+	if cacheSize > 0 {
+		c = pebble.NewCache(cacheSize)
+		defer c.Unref() // the database holds its own reference
 	}
-	c := pebble.NewCache(cacheSize)
-	defer c.Unref() // the database holds its own reference
-	return openWith(dir, false, c)
+	s, err := openWith(dir, false, c)
+	var locked lockedError
+	if errors.As(err, &locked) {
+		// A run writes it: read its newest snapshot, if it publishes them.
+		if snap, _, serr := openSnapshot(dir, c); serr == nil {
+			return snap, nil
+		}
+	}
+	return s, err
 }
+
+// lockedError is the error of opening a store another process holds.
+type lockedError struct{ error }
+
+func (e lockedError) Unwrap() error { return e.error }
 
 func open(dir string, bulk bool) (*Store, error) { return openWith(dir, bulk, nil) }
 
@@ -95,6 +112,9 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
 	db, err := pebble.Open(abs, o)
 	if err != nil {
+		if isLocked(err) {
+			return nil, lockedError{openError(abs, err)}
+		}
 		return nil, openError(abs, err)
 	}
 	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
@@ -135,6 +155,9 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close releases this Open; the last one flushes and closes the database.
 func (s *Store) Close() error {
+	if s.snapshot {
+		return s.db.Close()
+	}
 	openMu.Lock()
 	defer openMu.Unlock()
 	h, ok := opened[s.dir]

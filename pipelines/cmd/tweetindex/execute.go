@@ -40,6 +40,7 @@ type runFlags struct {
 	memprofile string
 	metrics    string
 	logFormat  string
+	snapshots  time.Duration
 	log        *slog.Logger // made by check: the run's stderr lines in logFormat
 }
 
@@ -53,6 +54,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+	fs.DurationVar(&f.snapshots, "snapshots", 10*time.Second, "a stream into --store publishes a snapshot of the store every this long into DIR.snapshots, which tweetindex query reads while the stream holds the store (0: off)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "how the run's lines on stderr (progress, --watch, waits, a failure) are written: text, or json (one JSON object a line: time, level, msg and the counts as fields)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
 }
@@ -68,7 +70,7 @@ func (f *runFlags) check() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"progress", f.progress}, {"watch", f.watch}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
+	}{{"progress", f.progress}, {"watch", f.watch}, {"snapshots", f.snapshots}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
 		if d.v < 0 {
 			return fmt.Errorf("--%s must not be negative, got %s (0 turns it off)", d.name, d.v)
 		}
@@ -163,6 +165,9 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 		defer tables.Close()
 		stopWatch = watchFrequency(tables, f.watch, f.log)
 		defer stopWatch() // before the tables close
+	}
+	if cfg.Streaming() && cfg.Store != "" && f.snapshots > 0 {
+		defer storeio.PublishSnapshots(cfg.Store, f.snapshots, nil)()
 	}
 	stopProgress := reportProgress(f.log, f.progress, size, cfg.Streaming())
 	tally := pipelines.NewProgress(size, "stopped after")

@@ -146,6 +146,12 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 		return err
 	}
 	defer closer.Close()
+	if st, ok := r.(*storeio.Store); ok {
+		if snap, at := st.Snapshot(); snap {
+			fmt.Fprintf(q.stderr, "note: store %s is being written by another process; reading its snapshot of %s (%s ago)\n",
+				q.sink.store, at.Format(time.RFC3339), time.Since(at).Round(time.Second))
+		}
+	}
 	q.reader, q.engine.R = r, r
 	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
 		return err
