@@ -66,6 +66,19 @@ func OpenExistingStoreCache(dir string, cacheSize int64) (*storeio.Store, error)
 	return storeio.OpenRead(dir, cacheSize)
 }
 
+// OpenStoreForQuery is OpenExistingStoreCache for questions: when a stream
+// holds the store and publishes snapshots, the newest snapshot is opened
+// instead (storeio.OpenReadOrSnapshot).
+func OpenStoreForQuery(dir string, cacheSize int64) (*storeio.Store, error) {
+	if dir == "" {
+		return nil, errNoStore
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, errors.New("store " + dir + " does not exist: run tweetindex index first")
+	}
+	return storeio.OpenReadOrSnapshot(dir, cacheSize)
+}
+
 type storeTables struct{ *storeio.Store }
 
 func (t storeTables) Write(_ context.Context, cells []schemas.Cell) error {

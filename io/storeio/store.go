@@ -59,10 +59,7 @@ func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 const ReadCacheSize = 512 << 20
 
 // OpenRead opens the store in dir as Open does, with a block cache of
-// cacheSize bytes (Pebble's default if 0). When another process holds the
-// store (a stream writing it) and publishes snapshots (PublishSnapshots),
-// it opens the newest snapshot, read-only, instead (Store.Snapshot says
-// so and when it was taken). Memory is taken as blocks are
+// cacheSize bytes (Pebble's default if 0). Memory is taken as blocks are
 // read, and it costs: a one-shot question that reads 80 MB of blocks into a
 // large cache spends more time in page faults than it saves, while a
 // process that asks again finds what it read uncompressed in memory. If
@@ -74,10 +71,22 @@ func OpenRead(dir string, cacheSize int64) (*Store, error) {
 		c = pebble.NewCache(cacheSize)
 		defer c.Unref() // the database holds its own reference
 	}
-	s, err := openWith(dir, false, c)
+	return openWith(dir, false, c)
+}
+
+// OpenReadOrSnapshot is OpenRead for a reader that may read a snapshot:
+// when another process holds the store (a stream writing it) and
+// publishes snapshots (PublishSnapshots), it opens the newest snapshot,
+// read-only, instead (Store.Snapshot says so and when it was taken).
+func OpenReadOrSnapshot(dir string, cacheSize int64) (*Store, error) {
+	s, err := OpenRead(dir, cacheSize)
 	var locked lockedError
 	if errors.As(err, &locked) {
-		// A run writes it: read its newest snapshot, if it publishes them.
+		var c *pebble.Cache
+		if cacheSize > 0 {
+			c = pebble.NewCache(cacheSize)
+			defer c.Unref()
+		}
 		if snap, _, serr := openSnapshot(dir, c); serr == nil {
 			return snap, nil
 		}

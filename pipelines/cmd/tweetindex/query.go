@@ -289,7 +289,7 @@ func openReader(f *sinkFlags, cacheSize int64) (query.Reader, io.Closer, error) 
 		}
 		return r, r, nil
 	}
-	st, err := pipelines.OpenExistingStoreCache(f.store, cacheSize)
+	st, err := pipelines.OpenStoreForQuery(f.store, cacheSize)
 	if err != nil {
 		return nil, nil, err
 	}
