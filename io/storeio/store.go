@@ -99,7 +99,22 @@ type lockedError struct{ error }
 
 func (e lockedError) Unwrap() error { return e.error }
 
-func open(dir string, bulk bool) (*Store, error) { return openWith(dir, bulk, nil) }
+// lockWait is how long a writer (Open, OpenBulk) waits for a store
+// another process holds: a query holds it for a moment, and a run should
+// not fail to start because one was asked just then.
+var lockWait = 3 * time.Second
+
+func open(dir string, bulk bool) (*Store, error) {
+	deadline := time.Now().Add(lockWait)
+	for {
+		s, err := openWith(dir, bulk, nil)
+		var locked lockedError
+		if !errors.As(err, &locked) || time.Now().After(deadline) {
+			return s, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
 
 // openWith opens the store in dir, with block cache c (nil: Pebble's
 // default).

@@ -27,6 +27,9 @@ func TestQueryWhileStreamWrites(t *testing.T) {
 	kafkatest.Produce(t, addr, "tweets", 0, values)
 	store := t.TempDir() + "/store"
 	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--progress", "200ms", "--kafka-checkpoint", "200ms", "--snapshots", "300ms")
+	// A query before the stream holds its store would be a query of the
+	// store itself (the stream then waits for it): wait until it is held.
+	c.waitIndexed(t, 60*time.Second)
 	query := func() (string, string, int) {
 		q := exec.Command(os.Args[0])
 		q.Env = append(os.Environ(), cliArgsEnv+"="+strings.Join([]string{"query", "count", "--store", store, "--format", "csv"}, "\x1f"))
