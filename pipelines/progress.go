@@ -34,6 +34,9 @@ type Progress struct {
 	lastWritten     int64
 	lastAt          time.Time
 	label           string // "progress" if empty
+	// Streaming marks a stream's progress: with nothing read or written
+	// since the last line, it is waiting for records, not closing windows.
+	Streaming bool
 }
 
 // NewProgress returns the progress of a run over an input of size from
@@ -55,9 +58,28 @@ func newProgress(size InputSize, label string, now time.Time) *Progress {
 	return p
 }
 
+// ProgressSample is the progress of a run at one time: what Line prints,
+// as numbers (the command logs them as fields with --log-format json).
+type ProgressSample struct {
+	Label           string        // "progress", or the label given to NewProgress
+	Elapsed         time.Duration // since NewProgress
+	Phase           string        // reading, writing, or closing windows, flushing
+	Files           int64         // files read (when the input's size is known)
+	FilesTotal      int           // files of the input, 0 when not known
+	Bytes, BytesAll int64         // bytes read, of the input's bytes
+	Read, Indexed   int64         // tweets read and indexed
+	IndexedPerSec   float64       // since the previous sample
+	Written         int64         // rows written
+	WrittenPerSec   float64       // since the previous sample
+}
+
 // Line renders the progress at now; the rates are over the time since the
-// previous Line (or since NewProgress).
-func (p *Progress) Line(now time.Time) string {
+// previous Line or Sample (or since NewProgress).
+func (p *Progress) Line(now time.Time) string { return p.Sample(now).String() }
+
+// Sample takes the progress at now; the rates are over the time since the
+// previous Line or Sample (or since NewProgress).
+func (p *Progress) Sample(now time.Time) ProgressSample {
 	files, bytes := archiveio.LocalProgress()
 	read, indexed := flow.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
@@ -73,20 +95,30 @@ func (p *Progress) Line(now time.Time) string {
 	if label == "" {
 		label = "progress"
 	}
-	s := label + " " + now.Sub(p.start).Round(time.Second).String() + " [" + phase + "]:"
-	if p.size.Files > 0 {
-		s += fmt.Sprintf(" %d/%d files, %s/%s", files, p.size.Files, megabytes(bytes), megabytes(p.size.Bytes))
-		if p.size.Bytes > 0 {
-			s += fmt.Sprintf(" (%.0f%%)", 100*float64(min(bytes, p.size.Bytes))/float64(p.size.Bytes))
-		}
-		s += ","
+	return ProgressSample{
+		Label: label, Elapsed: now.Sub(p.start), Phase: phase,
+		Files: files, FilesTotal: p.size.Files, Bytes: bytes, BytesAll: p.size.Bytes,
+		Read: read, Indexed: indexed, IndexedPerSec: rate, Written: written, WrittenPerSec: writeRate,
 	}
-	return s + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written (%.0f/s)", read, indexed, rate, written, writeRate)
+}
+
+// String renders the sample as a progress line.
+func (s ProgressSample) String() string {
+	line := s.Label + " " + s.Elapsed.Round(time.Second).String() + " [" + s.Phase + "]:"
+	if s.FilesTotal > 0 {
+		line += fmt.Sprintf(" %d/%d files, %s/%s", s.Files, s.FilesTotal, megabytes(s.Bytes), megabytes(s.BytesAll))
+		if s.BytesAll > 0 {
+			line += fmt.Sprintf(" (%.0f%%)", 100*float64(min(s.Bytes, s.BytesAll))/float64(s.BytesAll))
+		}
+		line += ","
+	}
+	return line + fmt.Sprintf(" %d tweets read, %d indexed (%.0f/s), %d rows written (%.0f/s)", s.Read, s.Indexed, s.IndexedPerSec, s.Written, s.WrittenPerSec)
 }
 
 // phase names what the run is doing: reading its input while files remain
 // or items keep coming; writing, once everything is read, while rows are
-// still being written; then closing windows (the counts of the last hours,
+// still being written; a stream then waits for records; a bounded run
+// then closes windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink.
 func (p *Progress) phase(files, read, written int64) string {
 	switch {
@@ -94,6 +126,8 @@ func (p *Progress) phase(files, read, written int64) string {
 		return "reading"
 	case written > p.lastWritten:
 		return "writing"
+	case p.Streaming:
+		return "waiting for records"
 	default:
 		return "closing windows, flushing"
 	}

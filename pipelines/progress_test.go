@@ -18,4 +18,9 @@ func TestProgressLine(t *testing.T) {
 	if got, want := p.Line(start.Add(90*time.Second)), "stopped after 1m30s [closing windows, flushing]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	p = newProgress(InputSize{}, "", start)
+	p.Streaming = true
+	if got, want := p.Line(start.Add(10*time.Second)), "progress 10s [waiting for records]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }

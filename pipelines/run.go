@@ -108,6 +108,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			recordRun(context.WithoutCancel(ctx), rec)
 			return Summary{}, failure
 		}
+		// And leave it compact for the next opener (a query), which
+		// would otherwise compact the load's first-level files itself.
+		// The writes below (recounts, the run record) add a file or two.
+		if _, err := storeio.CompactOpen(ctx, cfg.Store); err != nil && ctx.Err() == nil {
+			failure := &RunError{Step: "storeio.CompactOpen", Cause: err.Error()}
+			rec.Status, rec.Error = RunFailed, failure.Error()
+			recordRun(context.WithoutCancel(ctx), rec)
+			return Summary{}, failure
+		}
 		elapsed = time.Since(started)
 	}
 	recounted, err := recountMarked(ctx, cfg)

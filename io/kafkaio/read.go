@@ -254,7 +254,8 @@ func (r *reader) commit(ctx context.Context, p partitionRead, next int64) {
 	}
 	if err != nil {
 		log.Warnf(ctx, "kafkaio: offset not committed (the records after the last commit will be read again on restart): %v", err)
-		printWait("kafkaio: %s: offset %d not committed to group %s%s: %v; a run with --start group reads the records after the group's last committed offset again",
+		printWait("kafka commit failed", []any{"source", p.source(), "offset", next, "group", r.cfg.Group, "error", err.Error()},
+			"kafkaio: %s: offset %d not committed to group %s%s: %v; a run with --start group reads the records after the group's last committed offset again",
 			p.source(), next, r.cfg.Group, when, err)
 	}
 }

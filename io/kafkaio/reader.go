@@ -127,7 +127,9 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		if err != nil {
 			if errors.Is(context.Cause(ctx), errDrained) {
 				if waited := time.Since(start); waited >= time.Second {
-					printWait("kafkaio: %s: drained while waiting %v for the Kafka broker %s (fetching at offset %d); stopped waiting",
+					printWait("kafka drained while waiting", []any{"source", s.source, "waited_seconds", roundWait(waited).Seconds(),
+						"brokers", strings.Join(r.cfg.Brokers, ","), "offset", s.next},
+						"kafkaio: %s: drained while waiting %v for the Kafka broker %s (fetching at offset %d); stopped waiting",
 						s.source, roundWait(waited), strings.Join(r.cfg.Brokers, ","), s.next)
 				}
 				return drained, nil

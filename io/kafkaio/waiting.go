@@ -3,8 +3,10 @@ package kafkaio
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,11 +23,35 @@ var (
 	waitOutputMu    sync.Mutex
 )
 
-// printWait writes one line to waitOutput.
-func printWait(format string, args ...any) {
+// waitLogger, when set (SetLogger), takes the lines instead of waitOutput.
+var waitLogger atomic.Pointer[slog.Logger]
+
+// SetLogger sends the lines about waits for a broker and offsets not
+// committed to l (nil: back to stderr), as warnings whose message says
+// what happened ("kafka wait", "kafka drained while waiting", "kafka
+// commit failed"), with their numbers as attributes and the line as it is
+// printed on stderr under the attribute "line".
+func SetLogger(l *slog.Logger) { waitLogger.Store(l) }
+
+// printWait writes one line to waitOutput, or logs it as msg with attrs
+// (key, value pairs) on the logger set by SetLogger.
+func printWait(msg string, attrs []any, format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	if l := waitLogger.Load(); l != nil {
+		l.Warn(msg, append(attrs, slog.String("line", text))...)
+		return
+	}
 	waitOutputMu.Lock()
 	defer waitOutputMu.Unlock()
-	fmt.Fprintf(waitOutput, format+"\n", args...)
+	fmt.Fprintln(waitOutput, text)
+}
+
+// errText is err's message, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // waitReporter reports one broker call (with its retries) that takes long.
@@ -78,7 +104,9 @@ func (w *waitReporter) report() {
 	if w.lastErr != nil {
 		why = "last error: " + w.lastErr.Error()
 	}
-	printWait("kafkaio: waiting %v for the Kafka broker %s: %s (%s); giving up after %v",
+	printWait("kafka wait", []any{"waited_seconds", roundWait(waited).Seconds(), "brokers", w.brokers, "call", w.what,
+		"last_error", errText(w.lastErr), "give_up_seconds", w.timeout.Seconds()},
+		"kafkaio: waiting %v for the Kafka broker %s: %s (%s); giving up after %v",
 		roundWait(waited), w.brokers, w.what, why, w.timeout)
 	w.timer.Reset(waitReportEvery)
 }

@@ -85,6 +85,11 @@ type Config struct {
 	// CacheSize is the store's block cache in bytes (storeio.OpenRead; 0:
 	// Pebble's default).
 	CacheSize int64
+	// Snapshot lets a reader (a question) read the newest snapshot of a
+	// store that a stream holds and publishes snapshots of
+	// (storeio.OpenReadOrSnapshot). Writers, and readers that must see
+	// the store itself (forget, dump), leave it false.
+	Snapshot bool
 }
 
 // Sink is an open store or keyspace: read through its Reader, written
@@ -118,7 +123,11 @@ func Open(c Config) (*Sink, error) {
 			return nil, errors.New("store " + c.Store + " does not exist: run tweetindex index first")
 		}
 	}
-	st, err := storeio.OpenRead(c.Store, c.CacheSize)
+	open := storeio.OpenRead
+	if c.Snapshot {
+		open = storeio.OpenReadOrSnapshot
+	}
+	st, err := open(c.Store, c.CacheSize)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,12 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
+// isLocked reports whether err is Pebble's: the store is locked by
+// another process.
+func isLocked(err error) bool {
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "resource temporarily unavailable")
+}
+
 // openError says in one line why the store in dir could not be opened,
 // when Pebble's own words would mislead: a lock held by another process
 // ("resource temporarily unavailable") and a directory whose files Pebble
@@ -17,7 +23,7 @@ import (
 func openError(dir string, err error) error {
 	msg := err.Error()
 	switch {
-	case errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EWOULDBLOCK), strings.Contains(msg, "resource temporarily unavailable"):
+	case isLocked(err):
 		who := ""
 		if pid, cmd := lockHolder(dir); pid > 0 {
 			who = fmt.Sprintf(" (pid %d", pid)

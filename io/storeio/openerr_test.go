@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // holdEnv, when set to a directory, makes the test binary open the store
@@ -55,9 +56,15 @@ func TestOpenInUse(t *testing.T) {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
 		t.Fatalf("holder: %q, %v", line, err)
 	}
+	defer func(w time.Duration) { lockWait = w }(lockWait)
+	lockWait = 300 * time.Millisecond
+	start := time.Now()
 	_, err = Open(dir)
 	if err == nil {
 		t.Fatal("opened a store another process holds")
+	}
+	if waited := time.Since(start); waited < lockWait {
+		t.Errorf("gave up after %v, want a wait of %v for the holder to let go", waited, lockWait)
 	}
 	want := "is in use by another process"
 	if runtime.GOOS == "linux" {
@@ -66,6 +73,35 @@ func TestOpenInUse(t *testing.T) {
 	if !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "store "+dir) {
 		t.Errorf("Open = %v\nwant it to start with the store and say %q", err, want)
 	}
+}
+
+// TestOpenWaitsForAQuery: a writer that finds the store held (a query
+// reading it for a moment) waits for it instead of failing.
+func TestOpenWaitsForAQuery(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), holdEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("holder: %q, %v", line, err)
+	}
+	time.AfterFunc(300*time.Millisecond, func() { stdin.Close() })
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open while the holder lets go within %v: %v", lockWait, err)
+	}
+	s.Close()
 }
 
 // TestOpenNotAStore: a directory whose CURRENT file is garbage is reported

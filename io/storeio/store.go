@@ -5,8 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
@@ -19,6 +23,12 @@ type Store struct {
 	db   *pebble.DB
 	dir  string
 	bulk bool // opened by OpenBulk: no write-ahead log
+	// compactions is how many compactions may run at once: 1 while the
+	// store is written (the pipeline has the cores), every core during
+	// CompactOpen, when nothing else runs.
+	compactions *atomic.Int32
+	openedBytes int64 // on disk when opened
+	snapshot    bool  // a snapshot opened read-only (openSnapshot), not shared
 }
 
 var (
@@ -56,15 +66,55 @@ const ReadCacheSize = 512 << 20
 // the store is already open in this process, the open database is shared
 // as it is.
 func OpenRead(dir string, cacheSize int64) (*Store, error) {
-	if cacheSize <= 0 {
-		return open(dir, false)
+	var c *pebble.Cache
+	if cacheSize > 0 {
+		c = pebble.NewCache(cacheSize)
+		defer c.Unref() // the database holds its own reference
 	}
-	c := pebble.NewCache(cacheSize)
-	defer c.Unref() // the database holds its own reference
 	return openWith(dir, false, c)
 }
 
-func open(dir string, bulk bool) (*Store, error) { return openWith(dir, bulk, nil) }
+// OpenReadOrSnapshot is OpenRead for a reader that may read a snapshot:
+// when another process holds the store (a stream writing it) and
+// publishes snapshots (PublishSnapshots), it opens the newest snapshot,
+// read-only, instead (Store.Snapshot says so and when it was taken).
+func OpenReadOrSnapshot(dir string, cacheSize int64) (*Store, error) {
+	s, err := OpenRead(dir, cacheSize)
+	var locked lockedError
+	if errors.As(err, &locked) {
+		var c *pebble.Cache
+		if cacheSize > 0 {
+			c = pebble.NewCache(cacheSize)
+			defer c.Unref()
+		}
+		if snap, _, serr := openSnapshot(dir, c); serr == nil {
+			return snap, nil
+		}
+	}
+	return s, err
+}
+
+// lockedError is the error of opening a store another process holds.
+type lockedError struct{ error }
+
+func (e lockedError) Unwrap() error { return e.error }
+
+// lockWait is how long a writer (Open, OpenBulk) waits for a store
+// another process holds: a query holds it for a moment, and a run should
+// not fail to start because one was asked just then.
+var lockWait = 3 * time.Second
+
+func open(dir string, bulk bool) (*Store, error) {
+	deadline := time.Now().Add(lockWait)
+	for {
+		s, err := openWith(dir, bulk, nil)
+		var locked lockedError
+		if !errors.As(err, &locked) || time.Now().After(deadline) {
+			return s, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
 
 // openWith opens the store in dir, with block cache c (nil: Pebble's
 // default).
@@ -81,11 +131,17 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 	}
 	o := options(bulk)
 	o.Cache = c
+	compactions := new(atomic.Int32)
+	compactions.Store(1)
+	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
 	db, err := pebble.Open(abs, o)
 	if err != nil {
+		if isLocked(err) {
+			return nil, lockedError{openError(abs, err)}
+		}
 		return nil, openError(abs, err)
 	}
-	s := &Store{db: db, dir: abs, bulk: bulk}
+	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
 }
@@ -123,6 +179,9 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close releases this Open; the last one flushes and closes the database.
 func (s *Store) Close() error {
+	if s.snapshot {
+		return s.db.Close()
+	}
 	openMu.Lock()
 	defer openMu.Unlock()
 	h, ok := opened[s.dir]
@@ -247,6 +306,124 @@ func FlushOpen(dir string) (bool, error) {
 	return true, nil
 }
 
+// CompactOpen leaves the store in dir, if this process has it open after
+// a bulk load (OpenBulk), compact for whoever opens it next: its memtables
+// flushed and every level compacted down to the bottom, so that no
+// first-level files are left for the next opener to compact (a query
+// would otherwise start compacting 50-60 files, and read through all of
+// them meanwhile). A compaction rewrites the whole store, so it is done
+// only when the load wrote at least half of what is on disk (a fresh
+// store, or one whose size the run doubled). A compaction that takes longer than compactReportEvery
+// says how far it is every compactReportEvery (logLine: msg "store
+// compacting"), and once at the end when it took that long ("store
+// compacted"). It reports whether it compacted. ctx cancels it (the store
+// is left as it was, compacted or not: both are valid).
+func CompactOpen(ctx context.Context, dir string) (bool, error) {
+	s := openStore(dir)
+	if s == nil || !s.bulk {
+		return false, nil
+	}
+	return true, s.compact(ctx)
+}
+
+// compactReportEvery is how often a long compaction (CompactOpen) says
+// how far it is.
+var compactReportEvery = 10 * time.Second
+
+func (s *Store) compact(ctx context.Context) error {
+	if err := s.db.Flush(); err != nil {
+		return fmt.Errorf("store %s: flush: %w", s.dir, err)
+	}
+	before := s.Shape()
+	if before.L0Files == 0 && before.Levels <= 1 {
+		return nil // already one level
+	}
+	if s.openedBytes > before.Bytes/2 {
+		// A small load into a large store (an hour's backfill into a
+		// month): a compaction rewrites the whole store, out of
+		// proportion to the run. Its first-level files are left for the
+		// next writer, which compacts them into the base level only.
+		return nil
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	reported := false
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(compactReportEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				reported = true
+				m := s.db.Metrics()
+				logLine(slog.LevelInfo, "store compacting", []any{"dir", s.dir, "seconds", time.Since(start).Round(time.Second).Seconds(),
+					"l0_files", m.Levels[0].TablesCount, "bytes", int64(m.DiskSpaceUsage()), "compacting_bytes", m.Compact.InProgressBytes},
+					fmt.Sprintf("storeio: compacting %s after the bulk load: %s, %d first-level files left, %.0f MB on disk",
+						s.dir, time.Since(start).Round(time.Second), m.Levels[0].TablesCount, float64(m.DiskSpaceUsage())/1e6))
+			}
+		}
+	}()
+	// Every table's keys start with its byte (appendKey), below 0xff.
+	// The run is over: the compaction may use every core.
+	s.compactions.Store(int32(max(1, runtime.GOMAXPROCS(0))))
+	err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true)
+	s.compactions.Store(1)
+	close(done)
+	wg.Wait()
+	if err != nil {
+		return fmt.Errorf("store %s: compact: %w", s.dir, err)
+	}
+	// The files compacted away are deleted in the background; a process
+	// that exits without closing the store (a run on prism never tears
+	// its sinks down) would leave them on disk, the store twice its size.
+	s.waitObsoleteDeleted(10 * time.Second)
+	if reported {
+		after := s.Shape()
+		logLine(slog.LevelInfo, "store compacted", []any{"dir", s.dir, "seconds", time.Since(start).Seconds(), "bytes", after.Bytes,
+			"bytes_before", before.Bytes, "l0_files_before", before.L0Files},
+			fmt.Sprintf("storeio: compacted %s in %s: %.0f MB (was %.0f MB in %d first-level files and %d levels)",
+				s.dir, time.Since(start).Round(100*time.Millisecond), float64(after.Bytes)/1e6, float64(before.Bytes)/1e6, before.L0Files, before.Levels))
+	}
+	return nil
+}
+
+// waitObsoleteDeleted waits, at most max, until the tables no longer
+// referenced are deleted (tables an open iterator still reads stay).
+func (s *Store) waitObsoleteDeleted(max time.Duration) {
+	deadline := time.Now().Add(max)
+	for time.Now().Before(deadline) {
+		if m := s.db.Metrics(); m.Table.ObsoleteCount == 0 && m.Table.ZombieCount == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Shape is how an open store lies on disk.
+type Shape struct {
+	L0Files  int   // first-level tables: overlapping, each read by every lookup until compacted
+	Levels   int   // levels holding tables
+	WALBytes int64 // write-ahead log not yet flushed into tables
+	Bytes    int64 // on disk in all
+}
+
+// Shape returns how the store lies on disk now.
+func (s *Store) Shape() Shape {
+	m := s.db.Metrics()
+	sh := Shape{L0Files: int(m.Levels[0].TablesCount), WALBytes: int64(m.WAL.Size), Bytes: int64(m.DiskSpaceUsage())}
+	for _, l := range m.Levels {
+		if l.TablesCount > 0 {
+			sh.Levels++
+		}
+	}
+	return sh
+}
+
 // openStore returns the store in dir if this process has it open.
 func openStore(dir string) *Store {
 	abs, err := filepath.Abs(dir)
@@ -320,7 +497,8 @@ type quietLogger struct{}
 
 func (quietLogger) Infof(string, ...any) {}
 func (quietLogger) Errorf(format string, args ...any) {
-	fmt.Fprintf(logOutput, "pebble: "+format+"\n", args...)
+	text := fmt.Sprintf(format, args...)
+	logLine(slog.LevelError, "pebble", []any{"error", text}, "pebble: "+text)
 }
 func (quietLogger) Fatalf(format string, args ...any) {
 	panic(fmt.Sprintf("pebble: "+format, args...))

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -15,6 +17,25 @@ import (
 )
 
 var logOutput io.Writer = os.Stderr
+
+// logger, when set (SetLogger), takes Pebble's error lines (and the
+// compaction lines of Close) instead of logOutput.
+var logger atomic.Pointer[slog.Logger]
+
+// SetLogger sends the store's lines to l (nil: back to stderr): Pebble's
+// errors as msg "pebble" with the error as an attribute, and the line as
+// printed on stderr under the attribute "line".
+func SetLogger(l *slog.Logger) { logger.Store(l) }
+
+// logLine writes one line to logOutput, or logs it at level as msg with
+// attrs (key, value pairs) on the logger set by SetLogger.
+func logLine(level slog.Level, msg string, attrs []any, text string) {
+	if l := logger.Load(); l != nil {
+		l.Log(context.Background(), level, msg, append(attrs, slog.String("line", text))...)
+		return
+	}
+	fmt.Fprintln(logOutput, text)
+}
 
 func init() {
 	register.DoFn2x1[context.Context, []schemas.Cell, error](&WriteFn{})

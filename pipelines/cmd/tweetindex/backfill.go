@@ -59,14 +59,20 @@ func runBackfill(args []string) error {
 	if err := backfillFlags(&sink, &run, *margin); err != nil {
 		return asUsage(err)
 	}
-	b := pipelines.Backfill{Root: *root, Margin: *margin}
-	if *margin == 0 {
+	return logFailure(run.log, run.logFormat, backfill(&kafka, &sink, run, *root, *from, *to, *margin, *dryRun))
+}
+
+// backfill runs a backfill whose flags are checked.
+func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to string, margin time.Duration, dryRun bool) error {
+	var err error
+	b := pipelines.Backfill{Root: root, Margin: margin}
+	if margin == 0 {
 		b.Margin = -1 // --margin 0 means none
 	}
-	if b.From, err = parseTime("from", *from); err != nil {
+	if b.From, err = parseTime("from", from); err != nil {
 		return asUsage(err)
 	}
-	if b.To, err = parseTime("to", *to); err != nil {
+	if b.To, err = parseTime("to", to); err != nil {
 		return asUsage(err)
 	}
 	if kafka.brokers != "" {
@@ -86,8 +92,9 @@ func runBackfill(args []string) error {
 	rangeText := fmt.Sprintf("[%s, %s)", b.From.Format(time.RFC3339), b.To.Format(time.RFC3339))
 	var size pipelines.InputSize
 	if b.Kafka != nil {
-		fmt.Fprintf(os.Stderr, "backfill %s: Kafka %s/%s, messages stamped %s to %s\n", rangeText, kafka.brokers, kafka.topic, cfg.Kafka.Start, cfg.Kafka.Stop)
-		if *dryRun {
+		run.log.Info("backfill", "from", b.From, "to", b.To, "kafka", kafka.brokers, "topic", kafka.topic, "start", cfg.Kafka.Start, "stop", cfg.Kafka.Stop,
+			line(fmt.Sprintf("backfill %s: Kafka %s/%s, messages stamped %s to %s", rangeText, kafka.brokers, kafka.topic, cfg.Kafka.Start, cfg.Kafka.Stop)))
+		if dryRun {
 			return nil
 		}
 	} else {
@@ -95,15 +102,16 @@ func runBackfill(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "backfill %s: %d of %d files under %s can hold it (margin %s)\n", rangeText, len(files), total, *root, *margin)
-		if *dryRun {
+		run.log.Info("backfill", "from", b.From, "to", b.To, "files", len(files), "files_under_root", total, "root", root, "margin_seconds", margin,
+			line(fmt.Sprintf("backfill %s: %d of %d files under %s can hold it (margin %s)", rangeText, len(files), total, root, margin)))
+		if dryRun {
 			for _, f := range files {
 				fmt.Println(f)
 			}
 			return nil
 		}
 		if len(files) == 0 {
-			return fmt.Errorf("no file under %s can hold %s: check --root and the range", *root, rangeText)
+			return fmt.Errorf("no file under %s can hold %s: check --root and the range", root, rangeText)
 		}
 		size = inputSize(files)
 	}

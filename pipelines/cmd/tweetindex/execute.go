@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
 	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -38,6 +40,9 @@ type runFlags struct {
 	cpuprofile string
 	memprofile string
 	metrics    string
+	logFormat  string
+	snapshots  time.Duration
+	log        *slog.Logger // made by check: the run's stderr lines in logFormat
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -50,6 +55,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+	fs.DurationVar(&f.snapshots, "snapshots", 10*time.Second, "a stream into --store publishes a snapshot of the store every this long into DIR.snapshots, which tweetindex query reads while the stream holds the store (0: off)")
+	fs.StringVar(&f.logFormat, "log-format", "text", "how the run's lines on stderr (progress, --watch, waits, a failure) are written: text, or json (one JSON object a line: time, level, msg and the counts as fields)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
 }
 
@@ -57,10 +64,14 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 // run starts: a negative interval, or a --summary file that cannot be
 // written (found only after the whole run otherwise).
 func (f *runFlags) check() error {
+	if !slices.Contains(logFormats, f.logFormat) {
+		return fmt.Errorf("--log-format must be text or json, got %q", f.logFormat)
+	}
+	f.log = newRunLogger(os.Stderr, f.logFormat)
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"progress", f.progress}, {"watch", f.watch}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
+	}{{"progress", f.progress}, {"watch", f.watch}, {"snapshots", f.snapshots}, {"kafka-checkpoint", f.checkpoint}, {"horizon", f.horizon}} {
 		if d.v < 0 {
 			return fmt.Errorf("--%s must not be negative, got %s (0 turns it off)", d.name, d.v)
 		}
@@ -115,15 +126,19 @@ func (f *runFlags) apply(cfg *pipelines.Config) {
 // input's size for the progress lines, if known.
 func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	beam.Init()
-	log.SetupLogging("warn", "text")
+	log.SetupLogging("warn", f.logFormat)
 	if !f.verbose {
 		// A failed run is reported once, by our own first line; the
 		// runner's ERROR lines say the same at length.
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 1})))
 	}
 	limitMemory()
+	kafkaio.SetLogger(f.log)
+	storeio.SetLogger(f.log)
+	defer kafkaio.SetLogger(nil)
+	defer storeio.SetLogger(nil)
 
-	ctx, stop := stopOnSignal(cfg)
+	ctx, stop := stopOnSignal(cfg, f.log)
 	defer stop()
 	if f.cpuprofile != "" {
 		stop, err := startCPUProfile(f.cpuprofile)
@@ -136,7 +151,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 		defer startHeapProfile(f.memprofile)()
 	}
 	if f.metrics != "" {
-		stop, err := serveMetrics(f.metrics, os.Stderr)
+		stop, err := serveMetrics(f.metrics, f.log)
 		if err != nil {
 			return err
 		}
@@ -149,17 +164,23 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 			return err
 		}
 		defer tables.Close()
-		stopWatch = watchFrequency(tables, f.watch, os.Stderr)
+		stopWatch = watchFrequency(tables, f.watch, f.log)
 		defer stopWatch() // before the tables close
 	}
-	stopProgress := reportProgress(os.Stderr, f.progress, size)
+	if cfg.Streaming() && cfg.Store != "" && f.snapshots > 0 {
+		defer storeio.PublishSnapshots(cfg.Store, f.snapshots, nil)()
+	}
+	stopProgress := reportProgress(f.log, f.progress, size, cfg.Streaming())
 	tally := pipelines.NewProgress(size, "stopped after")
+	if tally != nil {
+		tally.Streaming = cfg.Streaming()
+	}
 	sum, err := pipelines.Run(ctx, cfg)
 	stopProgress()
 	stopWatch() // its last lines before the summary
 	if errors.Is(err, pipelines.ErrInterrupted) && tally != nil {
 		// No summary without the runner's counters: say how far it got.
-		fmt.Fprintln(os.Stderr, tally.Line(time.Now()))
+		logProgress(f.log, tally.Sample(time.Now()))
 	}
 	if err != nil {
 		return withDetail(err, f.verbose)
@@ -184,7 +205,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 // through the returned context and recorded as interrupted, so that
 // backfill status does not count it as covering its range. stop releases
 // the signals.
-func stopOnSignal(cfg pipelines.Config) (ctx context.Context, stop func()) {
+func stopOnSignal(cfg pipelines.Config, l *slog.Logger) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -195,11 +216,11 @@ func stopOnSignal(cfg pipelines.Config) (ctx context.Context, stop func()) {
 			signal.Stop(sig) // the next one kills
 			name := signalName(s)
 			if cfg.Streaming() {
-				fmt.Fprintf(os.Stderr, "%s: draining the Kafka read (%s again to kill)...\n", name, name)
+				l.Info("signal", "signal", name, "action", "drain", line(fmt.Sprintf("%s: draining the Kafka read (%s again to kill)...", name, name)))
 				kafkaio.Drain(drainName)
 				return
 			}
-			fmt.Fprintf(os.Stderr, "%s: stopping the run (%s again to kill)...\n", name, name)
+			l.Info("signal", "signal", name, "action", "stop", line(fmt.Sprintf("%s: stopping the run (%s again to kill)...", name, name)))
 			cancel(fmt.Errorf("%w by %s", pipelines.ErrInterrupted, name))
 		case <-done:
 		}

@@ -53,6 +53,15 @@ func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
 	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize})
 }
 
+// openForQuery is open for a question: a store a stream is writing is read
+// through its newest snapshot (sink.Config.Snapshot).
+func (f *sinkFlags) openForQuery(cacheSize int64) (*sink.Sink, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize, Snapshot: true})
+}
+
 // check says what is wrong with the flags' choice of tables.
 func (f *sinkFlags) check() error {
 	if f.store != "" && f.cassandra != "" {

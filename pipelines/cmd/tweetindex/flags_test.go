@@ -23,6 +23,7 @@ func TestRunFlagsCheckedBeforeStart(t *testing.T) {
 		{[]string{"--summary", dir}, "is a directory"},
 		{[]string{"--progress", "-1s"}, "--progress must not be negative"},
 		{[]string{"--watch", "-1s"}, "--watch must not be negative"},
+		{[]string{"--log-format", "xml"}, `--log-format must be text or json, got "xml"`},
 		{[]string{"--ttl", "24h"}, "--ttl applies to --cassandra only"},
 	}
 	for _, tt := range tests {

@@ -16,7 +16,7 @@ tables, then prints a summary whose counts reconcile:
 read = indexed + duplicates + skipped + dead_lettered. Without --stop, a Kafka
 read is a stream: Ctrl-C or SIGTERM drains it.`
 
-func runIndex(args []string) error {
+func runIndex(args []string) (err error) {
 	c := newCommand("index", indexSynopsis, indexAbout)
 	fs := c.fs
 	input := fs.String("input", "", "glob, file or directory of archived tweet files (.json, .jsonl, .gz, .bz2, .zst, .tar, .zip, tweets.js)")
@@ -42,6 +42,7 @@ func runIndex(args []string) error {
 	if err := run.check(); err != nil {
 		return asUsage(err)
 	}
+	defer func() { err = logFailure(run.log, run.logFormat, err) }()
 	cfg := pipelines.Config{
 		Input:     *input,
 		Kafka:     kafka.config(drainName),

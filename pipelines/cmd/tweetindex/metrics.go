@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"sort"
@@ -24,7 +25,7 @@ import (
 // metrics are the place to look. Written by hand: the format is a few
 // lines of text, and prometheus/client_golang would add a dependency to a
 // build that Beam already makes slow.
-func serveMetrics(addr string, stderr io.Writer) (stop func(), err error) {
+func serveMetrics(addr string, l *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr %s: %w", addr, err)
@@ -37,12 +38,13 @@ func serveMetrics(addr string, stderr io.Writer) (stop func(), err error) {
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
-	fmt.Fprintf(stderr, "metrics: http://%s/metrics\n", ln.Addr())
+	url := fmt.Sprintf("http://%s/metrics", ln.Addr())
+	l.Info("metrics", "url", url, line("metrics: "+url))
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			fmt.Fprintf(stderr, "metrics: %v\n", err)
+			l.Warn("metrics", "error", err.Error(), line(fmt.Sprintf("metrics: %v", err)))
 		}
 	}, nil
 }

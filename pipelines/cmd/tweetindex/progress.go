@@ -1,26 +1,26 @@
 package main
 
 import (
-	"fmt"
-	"io"
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/tweetindex/tweetindex/pipelines"
 )
 
-// reportProgress prints a progress line (pipelines.Progress) on w every
+// reportProgress logs a progress line (pipelines.Progress) on l every
 // interval while a run goes, or, when the workers run outside this process,
 // one note saying why there is none. Call stop when the run ends.
-func reportProgress(w io.Writer, interval time.Duration, size pipelines.InputSize) (stop func()) {
+func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, streaming bool) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
 	p := pipelines.NewProgress(size, "")
 	if p == nil {
-		fmt.Fprintln(w, "progress: not shown, the workers run outside this process (see the runner's UI)")
+		l.Info("progress not shown", "reason", "workers outside this process", line("progress: not shown, the workers run outside this process (see the runner's UI)"))
 		return func() {}
 	}
+	p.Streaming = streaming
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -33,7 +33,7 @@ func reportProgress(w io.Writer, interval time.Duration, size pipelines.InputSiz
 			case <-done:
 				return
 			case now := <-t.C:
-				fmt.Fprintln(w, p.Line(now))
+				logProgress(l, p.Sample(now))
 			}
 		}
 	}()

@@ -141,11 +141,17 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if qc.name == "bench" {
 		cache = storeio.ReadCacheSize // it asks each question again: keep what it read
 	}
-	s, err := q.sink.open(cache)
+	s, err := q.sink.openForQuery(cache)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if st, ok := s.Reader.(*storeio.Store); ok {
+		if snap, at := st.Snapshot(); snap {
+			fmt.Fprintf(q.stderr, "note: store %s is being written by another process; reading its snapshot of %s (%s ago)\n",
+				q.sink.store, at.Format(time.RFC3339), time.Since(at).Round(time.Second))
+		}
+	}
 	q.reader, q.engine.R = s.Reader, s.Reader // the store or keyspace reader itself: the engine looks for their fast paths
 	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
 		return err

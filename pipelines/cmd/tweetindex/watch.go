@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
+	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -61,12 +63,48 @@ func writeChanges(w io.Writer, s, prev pipelines.FrequencySnapshot, now time.Tim
 	return err
 }
 
+// watchedMinute is one changed minute of a --watch record in JSON.
+type watchedMinute struct {
+	Minute string           `json:"minute"` // YYYY-MM-DDThh:mmZ
+	Count  int64            `json:"count"`
+	Change int64            `json:"change"`
+	Langs  map[string]int64 `json:"langs"`
+}
+
+// logChanges logs what writeChanges writes, as one record: msg "counts",
+// the total counted, its change, the minutes counted and the changed
+// minutes (at most maxMinutes, latest first; changed_minutes says how
+// many changed in all). Nothing if nothing changed.
+func logChanges(l *slog.Logger, s, prev pipelines.FrequencySnapshot, now time.Time, maxMinutes int) {
+	var b strings.Builder
+	writeChanges(&b, s, prev, now, maxMinutes)
+	if b.Len() == 0 {
+		return
+	}
+	var changed []watchedMinute
+	n := 0
+	for m, langs := range s {
+		if !maps.Equal(langs, prev[m]) {
+			n++
+			t, _ := time.Parse(schemas.MinuteLayout, m)
+			changed = append(changed, watchedMinute{Minute: t.Format("2006-01-02T15:04Z"), Count: s.Total(m), Change: s.Total(m) - prev.Total(m), Langs: langs})
+		}
+	}
+	slices.SortFunc(changed, func(a, b watchedMinute) int { return cmp.Compare(b.Minute, a.Minute) })
+	if len(changed) > maxMinutes {
+		changed = changed[:maxMinutes]
+	}
+	total := s.Total("")
+	l.Info("counts", "tweets_counted", total, "change", total-prev.Total(""), "minutes", len(s),
+		"changed_minutes", n, "changed", changed, line(b.String()))
+}
+
 // watchFrequency prints how the TweetFrequency table of src grows (see
 // writeChanges, at most 8 minutes a time) to w, every
 // interval, until stop is called; stop prints once more, then returns. A
 // streaming run reads the store it writes this way: the embedded store is
 // shared within a process.
-func watchFrequency(src sink.Reader, every time.Duration, w io.Writer) (stop func()) {
+func watchFrequency(src sink.Reader, every time.Duration, l *slog.Logger) (stop func()) {
 	const maxMinutes = 8
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -76,11 +114,11 @@ func watchFrequency(src sink.Reader, every time.Duration, w io.Writer) (stop fun
 		snap, err := pipelines.ReadFrequency(ctx, src)
 		if err != nil {
 			if ctx.Err() == nil {
-				fmt.Fprintf(w, "watch: %v\n", err)
+				l.Warn("watch", "error", err.Error(), line(fmt.Sprintf("watch: %v", err)))
 			}
 			return
 		}
-		writeChanges(w, snap, prev, time.Now(), maxMinutes)
+		logChanges(l, snap, prev, time.Now(), maxMinutes)
 		prev = snap
 	}
 	go func() {

@@ -86,7 +86,7 @@ func TestWatchFrequencyReadsTheStore(t *testing.T) {
 	}
 	defer tables.Close()
 	var out bytes.Buffer
-	stop := watchFrequency(tables, time.Hour, &out) // no tick: only stop prints
+	stop := watchFrequency(tables, time.Hour, newRunLogger(&out, "text")) // no tick: only stop prints
 	if err := tables.Write(context.Background(), []schemas.Cell{
 		schemas.FrequencyRow{Minute: "202611011200", Lang: "en", Count: 7}.Cell(),
 		schemas.FrequencyRow{Minute: "202611011200", Lang: "ja", Count: 2}.Cell(),
