@@ -31,4 +31,13 @@ type Record struct {
 	// whatever bytes were read before the failure. The parse stage turns a
 	// faulted record into a dead letter with this reason.
 	Fault string
+
+	// From and Start are set for a Kafka record: From is the first offset
+	// the record accounts for, the offset after the record read before it
+	// from its partition (the offsets in between hold no record: transaction
+	// markers, compacted or deleted records), and Start is the offset the
+	// read of the partition began at. A partition's records tile [Start,
+	// last offset + 1) with their ranges [From, Line+1); acknowledging
+	// records (Ack) relies on it.
+	From, Start int64
 }

@@ -158,7 +158,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks) > 0 {
 		e.tweets(b.Replacements)
 		e.uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
@@ -168,6 +168,14 @@ func encodeTweetBatch(b TweetBatch) []byte {
 		e.uvarint(uint64(len(b.Recount)))
 		for _, sec := range b.Recount {
 			e.varint(sec)
+		}
+		if len(b.Acks) > 0 {
+			e.uvarint(uint64(len(b.Acks)))
+			for _, a := range b.Acks {
+				e.str(a.Source)
+				e.varint(a.Offset)
+				e.varint(int64(a.Done))
+			}
 		}
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
@@ -238,6 +246,16 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 				b.Recount[i] = d.varint()
 			}
 		}
+		if d.err == nil && len(d.b) > 0 {
+			if n := d.uvarint(); n > uint64(len(d.b)) {
+				d.fail()
+			} else {
+				b.Acks = make([]schemas.Ack, n)
+				for i := range b.Acks {
+					b.Acks[i] = schemas.Ack{Source: d.str(), Offset: d.varint(), Done: int32(d.varint())}
+				}
+			}
+		}
 	}
 	return b, d.err
 }
@@ -247,12 +265,16 @@ func encodeRecord(r schemas.Record) []byte {
 	e.origin(r.Origin)
 	e.bytes(r.Data)
 	e.str(r.Fault)
+	e.varint(r.From)
+	e.varint(r.Start)
 	return e.b
 }
 
 func decodeRecord(p []byte) (schemas.Record, error) {
 	d := decoder{b: p}
 	r := schemas.Record{Origin: d.origin(), Data: d.bytes(), Fault: d.str()}
+	r.From = d.varint()
+	r.Start = d.varint()
 	return r, d.err
 }
 

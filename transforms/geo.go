@@ -22,7 +22,10 @@ func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 }
 
 // GeoFn turns a batch of tweets into GeoTemporalIndex cells.
-type GeoFn struct{}
+type GeoFn struct {
+	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
+	Ack bool
+}
 
 // ProcessElement emits the cells of the batch's geotagged tweets stored,
 // the day marker of each day they fall on (schemas.GeoDayMarker), and the
@@ -35,6 +38,9 @@ func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells = GeoCells(cells, b.Retracted)
 	for j := n; j < len(cells); j++ {
 		cells[j] = deleteOf(cells[j])
+	}
+	if f.Ack {
+		cells = appendAcks(cells, &b)
 	}
 	if len(cells) > 0 {
 		emit(cells)

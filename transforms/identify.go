@@ -34,6 +34,9 @@ type Identifier struct {
 	// lookup; replacements and deletes still look up what earlier bundles
 	// wrote.
 	Fresh bool
+	// Ack passes on the acknowledgements of the batches and adds the
+	// units of the tweets it drops (see DedupAcknowledging).
+	Ack bool
 
 	dec      schemas.Decoder
 	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
@@ -105,6 +108,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		}
 	}
 	out := TweetBatch{Retracted: b.Retracted}
+	if x.Ack {
+		out.Acks = b.Acks
+	}
 	retract := func(id uint64, except schemas.RowKey) error {
 		r, ok := stored[id]
 		if !ok || r.Deleted || r.Key == except {
@@ -130,6 +136,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			if ok && r.Deleted {
 				if counted {
 					refused++
+				}
+				if x.Ack {
+					out.Acks = append(out.Acks, schemas.Ack{Source: t.Origin.Source, Offset: t.Origin.Line, Done: 1})
 				}
 				continue
 			}

@@ -25,6 +25,9 @@ func TermIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 
 // TermsFn turns a batch of tweets into TermIndex cells.
 type TermsFn struct {
+	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
+	Ack bool
+
 	terms []Term
 }
 
@@ -41,6 +44,9 @@ func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 		for j := n; j < len(cells); j++ {
 			cells[j] = deleteOf(cells[j])
 		}
+	}
+	if f.Ack {
+		cells = appendAcks(cells, &b)
 	}
 	if len(cells) > 0 {
 		emit(cells)
