@@ -94,11 +94,11 @@ func (c Config) Source() string {
 // A Kafka read that commits offsets (--commit) commits only what the sinks
 // have written (commit after write):
 //
-//	  Parse: an expectation per record (units of work) -> with the dead letters' cells
-//	  Dedup, Identify: units of dropped tweets and deletes -> with the batches (TweetBatch.Acks)
-//	  RawTweets | TermIndex | GeoTemporalIndex: a unit per tweet -> with their cells
-//	  sinks, once a bundle is durable -> acknowledgements by partition
-//	  -> CommitAcked (keyed by partition): commits the offset before which every record is finished
+//	Parse: an expectation per record (units of work) -> with the dead letters' cells
+//	Dedup, Identify: units of dropped tweets and deletes -> with the batches (TweetBatch.Acks)
+//	RawTweets | TermIndex | GeoTemporalIndex: a unit per tweet -> with their cells
+//	sinks, once a bundle is durable -> acknowledgements by partition
+//	-> CommitAcked (keyed by partition): commits the offset before which every record is finished
 //
 // opts carries what Run finds out before building: the frequency counts
 // a resumed stream continues, and whether the embedded store is bulk
