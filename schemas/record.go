@@ -40,4 +40,10 @@ type Record struct {
 	// last offset + 1) with their ranges [From, Line+1); acknowledging
 	// records (Ack) relies on it.
 	From, Start int64
+	// Gap, for a Kafka read that acknowledges records, says the record is
+	// no message: it stands for offsets [From, Line] that hold none
+	// (transaction markers, compacted or deleted records) after the last
+	// message read, so that the offset after them can be committed. It is
+	// acknowledged and counted nowhere.
+	Gap bool
 }

@@ -267,6 +267,11 @@ func encodeRecord(r schemas.Record) []byte {
 	e.str(r.Fault)
 	e.varint(r.From)
 	e.varint(r.Start)
+	if r.Gap {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
 	return e.b
 }
 
@@ -275,6 +280,9 @@ func decodeRecord(p []byte) (schemas.Record, error) {
 	r := schemas.Record{Origin: d.origin(), Data: d.bytes(), Fault: d.str()}
 	r.From = d.varint()
 	r.Start = d.varint()
+	var gap [1]byte
+	d.fixed(gap[:])
+	r.Gap = gap[0] == 1
 	return r, d.err
 }
 

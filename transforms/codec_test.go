@@ -61,6 +61,10 @@ func TestRecordAndCellCodecRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, r) {
 		t.Errorf("record round trip: %+v, %v", got, err)
 	}
+	gap := schemas.Record{Origin: schemas.Origin{Source: "kafka:tweets/3", Line: 1240}, Data: []byte{}, From: 1235, Start: 17, Gap: true}
+	if got, err := decodeRecord(encodeRecord(gap)); err != nil || !reflect.DeepEqual(got, gap) {
+		t.Errorf("gap record round trip: %+v, %v", got, err)
+	}
 	c := schemas.TermRow{Term: "#go", Field: "text", Freq: 3}.Cell()
 	gc, err := decodeCell(encodeCell(c))
 	if err != nil || !reflect.DeepEqual(gc, c) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -159,6 +160,9 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 	if err != nil {
 		return sdf.StopProcessing(), err
 	}
+	if f.r.cfg.CommitAcked {
+		f.r.emitGap(s)
+	}
 	switch out {
 	case checkpoint:
 		return sdf.ResumeProcessingIn(0), nil
@@ -218,6 +222,23 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 		}
 		return finish(rt)
 	}
+}
+
+// emitGap claims the offsets after the last record emitted that hold no
+// message (transaction markers, records compacted or deleted), if the read
+// moved past some, and emits a gap record for them (schemas.Record.Gap), so
+// that an acknowledged commit can pass them: no record would account for
+// them until the next message arrives.
+func (r *reader) emitGap(s *readState) {
+	if s.next <= s.from || !s.rt.TryClaim(s.next-1) {
+		return
+	}
+	ts := mtime.MinTimestamp
+	if s.we != nil {
+		ts = mtime.FromTime(s.we.CurrentWatermark())
+	}
+	s.emit(ts, []schemas.Record{{Origin: schemas.Origin{Source: s.source, Line: s.next - 1}, Data: []byte{}, From: s.from, Start: s.p.Start, Gap: true}})
+	s.from = s.next
 }
 
 func restrictionSize(rest offsetrange.Restriction) float64 {
