@@ -34,11 +34,16 @@ func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := GeoCells(nil, b.Tweets)
 	cells = GeoCells(cells, b.Replacements)
 	cells = GeoDayMarkers(cells, cells)
+	var keep map[string]bool // cells the tweets kept need (TweetBatch.Kept)
+	if len(b.Kept) > 0 {
+		keep = map[string]bool{}
+		for _, c := range GeoCells(nil, b.Kept) {
+			keep[string(c.Key)] = true
+		}
+	}
 	n := len(cells)
 	cells = GeoCells(cells, b.Retracted)
-	for j := n; j < len(cells); j++ {
-		cells[j] = deleteOf(cells[j])
-	}
+	cells = deletesBut(cells, n, keep)
 	if f.Ack {
 		cells = appendAcks(cells, &b)
 	}

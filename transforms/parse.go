@@ -42,6 +42,11 @@ type TweetBatch struct {
 	// table after the run (RecountPrefix), since this run's count of such
 	// a minute need not be its whole count.
 	Recount []int64
+	// Kept are tweets that share a row key with a version in Retracted
+	// and stay (a row-key collision): the term and geo cells of Retracted
+	// that they need too are not deleted. Identify fills it; it is never
+	// written itself.
+	Kept []schemas.Tweet
 	// Acks are units of work done for Kafka records (schemas.Ack, Done
 	// only), to be acknowledged once the batch's cells are written: the
 	// units of the tweets a stage dropped (duplicates, deleted tweets) and

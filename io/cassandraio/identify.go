@@ -121,3 +121,13 @@ func (ci cassandraIdentities) Identities(ctx context.Context, ids []uint64) (map
 func (ci cassandraIdentities) RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
 	return ci.r.Get(ctx, schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
 }
+
+func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
+	return ci.r.rowTweetCells(ctx, k[:], func(c schemas.Cell) error {
+		r, err := schemas.DecodeRaw(c.Key, c.Value)
+		if err != nil {
+			return err
+		}
+		return fn(r.ID, r.JSON)
+	})
+}

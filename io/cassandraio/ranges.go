@@ -66,11 +66,16 @@ func (r *Reader) RowTweets(ctx context.Context, k []byte) ([][]byte, error) {
 // rowTweets calls fn with each tweet of row key k: a slice of the one
 // partition that holds them.
 func (r *Reader) rowTweets(ctx context.Context, k []byte, fn func(value []byte) error) error {
+	return r.rowTweetCells(ctx, k, func(c schemas.Cell) error { return fn(c.Value) })
+}
+
+// rowTweetCells calls fn with the raw cell of each tweet of row key k.
+func (r *Reader) rowTweetCells(ctx context.Context, k []byte, fn func(schemas.Cell) error) error {
 	sec := int64(binary.BigEndian.Uint64(k))
 	pk := schemas.CQLRawPartition(sec, int(schemas.Murmur2(k[:schemas.RowKeyLen])%schemas.RawBuckets))
 	return r.ScanSlice(ctx, schemas.TableRaw, pk, k[:schemas.RowKeyLen], afterRowKey(k), func(c schemas.Cell) error {
 		if bytes.HasPrefix(c.Key, k[:schemas.RowKeyLen]) {
-			return fn(c.Value)
+			return fn(c)
 		}
 		return nil
 	})

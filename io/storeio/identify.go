@@ -102,3 +102,16 @@ func (si storeIdentities) Identities(_ context.Context, ids []uint64) (map[uint6
 func (si storeIdentities) RawJSON(_ context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
 	return si.s.Get(schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
 }
+
+func (si storeIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
+	// The row key's raw cells: k followed by an 8-byte id, all below k
+	// followed by nine 0xff bytes.
+	end := append(k[:], 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	return si.s.Scan(ctx, schemas.TableRaw, k[:], end, func(key, value []byte) error {
+		r, err := schemas.DecodeRaw(key, value)
+		if err != nil {
+			return err
+		}
+		return fn(r.ID, r.JSON)
+	})
+}
