@@ -91,6 +91,15 @@ func (c Config) Source() string {
 //	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
 //	  -> sink (embedded store | Cassandra)
 //
+// A Kafka read that commits offsets (--commit) commits only what the sinks
+// have written (commit after write):
+//
+//	Parse: an expectation per record (units of work) -> with the dead letters' cells
+//	Dedup, Identify: units of dropped tweets and deletes -> with the batches (TweetBatch.Acks)
+//	RawTweets | TermIndex | GeoTemporalIndex: a unit per tweet -> with their cells
+//	sinks, once a bundle is durable -> acknowledgements by partition
+//	-> CommitAcked (keyed by partition): commits the offset before which every record is finished
+//
 // opts carries what Run finds out before building: the frequency counts
 // a resumed stream continues, and whether the embedded store is bulk
 // loaded. Build does no I/O.
@@ -98,48 +107,71 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	// ack: records are acknowledged, and offsets committed after the
+	// sinks wrote them. Only for a Kafka read that commits: file runs
+	// carry no acknowledgement and have no commit stage.
+	ack := cfg.Kafka != nil && cfg.Kafka.Commit
 	var records beam.PCollection
 	if cfg.Kafka != nil {
-		records = kafkaio.Read(s, *cfg.Kafka)
+		kcfg := *cfg.Kafka
+		kcfg.CommitAcked = ack
+		records = kafkaio.Read(s, kcfg)
 	} else {
 		records = archiveio.Read(s, cfg.Input, cfg.Archive)
 	}
 
 	freq := FrequencyOptions(cfg, opts.Base) // early firings when streaming; a resumed stream's counts
-	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To)}
+	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To), Ack: ack}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
-	tweets := transforms.Dedup(s, keyed, cfg.Horizon)
+	var tweets beam.PCollection
+	if ack {
+		tweets = transforms.DedupAcknowledging(s, keyed, cfg.Horizon)
+	} else {
+		tweets = transforms.Dedup(s, keyed, cfg.Horizon)
+	}
 	// The sink's identity table: one stored version per tweet id across
 	// runs, deletions applied.
 	switch {
 	case cfg.Cassandra != nil:
-		tweets = cassandraio.Identify(s, *cfg.Cassandra, opts.FreshSink, tweets)
+		tweets = cassandraio.Identify(s, *cfg.Cassandra, opts.FreshSink, ack, tweets)
 	default:
-		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, opts.FreshSink, tweets)
+		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, opts.FreshSink, ack, tweets)
 	}
 
 	// Each table's cells go to the sink on their own: a Flatten of them
 	// would be a fusion break on prism, shipping every cell through the
-	// runner once more before the sink.
-	raw := transforms.RawTweets
-	if cfg.Streaming() {
-		raw = transforms.RawTweetsCounting // counts in flight are marked (see recount.go)
+	// runner once more before the sink. In a stream, counts in flight are
+	// marked (see recount.go).
+	raw := &transforms.RawFn{MarkCounting: cfg.Streaming(), Ack: ack}
+	tables := []struct {
+		cells beam.PCollection
+		acked bool // the cells carry acknowledgements
+	}{
+		{beam.ParDo(s.Scope("RawTweets"), raw, tweets), ack},
+		{beam.ParDo(s.Scope("TermIndex"), &transforms.TermsFn{Ack: ack}, tweets), ack},
+		{transforms.TweetFrequencyWith(s, tweets, freq), false},
+		{beam.ParDo(s.Scope("GeoTemporalIndex"), &transforms.GeoFn{Ack: ack}, tweets), ack},
+		{dead, ack},
 	}
-	for _, cells := range []beam.PCollection{
-		raw(s, tweets),
-		transforms.TermIndex(s, tweets),
-		transforms.TweetFrequencyWith(s, tweets, freq),
-		transforms.GeoTemporalIndex(s, tweets),
-		dead,
-	} {
+	var acks []beam.PCollection
+	for _, t := range tables {
 		switch {
+		case t.acked && cfg.Cassandra != nil:
+			acks = append(acks, cassandraio.WriteAcked(s, *cfg.Cassandra, t.cells))
+		case t.acked:
+			acks = append(acks, storeio.WriteAcked(s, cfg.Store, t.cells))
 		case cfg.Cassandra != nil:
-			cassandraio.Write(s, *cfg.Cassandra, cells)
+			cassandraio.Write(s, *cfg.Cassandra, t.cells)
 		case opts.BulkStore:
-			storeio.BulkWrite(s, cfg.Store, cells)
+			storeio.BulkWrite(s, cfg.Store, t.cells)
 		default:
-			storeio.Write(s, cfg.Store, cells)
+			storeio.Write(s, cfg.Store, t.cells)
 		}
+	}
+	if ack {
+		kcfg := *cfg.Kafka
+		kcfg.CommitAcked = true
+		kafkaio.CommitAcked(s, kcfg, beam.Flatten(s.Scope("Acknowledged"), acks...))
 	}
 	return nil
 }

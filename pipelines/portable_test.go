@@ -14,6 +14,8 @@ import (
 	"time"
 
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
+
+	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -113,6 +115,32 @@ func TestPortableJobServer(t *testing.T) {
 		// The tables: cell for cell those of an in-process run.
 		inProcess, _ := indexSample(t)
 		diffTables(t, dumpStore(t, inProcess), dumpStore(t, store), "in process", "job server")
+
+		// A Kafka read that commits after the sinks wrote: its
+		// acknowledgements and commit stage run on the job server too,
+		// and commit every partition's end.
+		const topic = "tweets"
+		addr := kafkatest.StartBroker(t, map[string]int{topic: streamPartitions})
+		produceRecords(t, addr, topic, sampleRecords(t), 0)
+		ends, err := partitionEnds(addr, topic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kstore := filepath.Join(dir, "kafka-store")
+		stdout, stderr, err = runCommand(t, 5*time.Minute, tweetindex, "index", "--kafka", addr, "--topic", topic,
+			"--group", "g", "--commit", "--stop", "latest", "--store", kstore,
+			"--runner=universal", "--endpoint="+endpoint, "--environment_type=LOOPBACK")
+		if err != nil {
+			t.Fatalf("index --kafka --commit on the job server at %s: %v\nstdout:\n%s\nstderr:\n%s", endpoint, err, stdout, stderr)
+		}
+		committed, err := committedOffsets(context.Background(), addr, "g", topic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(committed) != fmt.Sprint(ends) {
+			t.Errorf("job server run with --commit: offsets committed %v, want the partitions' ends %v", committed, ends)
+		}
+		compareWithFiles(t, dumpStore(t, kstore), "kafka on the job server")
 	})
 
 	t.Run("worker pool", func(t *testing.T) {

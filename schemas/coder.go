@@ -26,7 +26,13 @@ func encodeRecord(r Record) []byte {
 	b = appendBytes(b, []byte(r.Origin.Source))
 	b = binary.AppendVarint(b, r.Origin.Line)
 	b = appendBytes(b, r.Data)
-	return appendBytes(b, []byte(r.Fault))
+	b = appendBytes(b, []byte(r.Fault))
+	b = binary.AppendVarint(b, r.From)
+	b = binary.AppendVarint(b, r.Start)
+	if r.Gap {
+		return append(b, 1)
+	}
+	return append(b, 0)
 }
 
 func decodeRecord(p []byte) (Record, error) {
@@ -36,6 +42,9 @@ func decodeRecord(p []byte) (Record, error) {
 	r.Origin.Line = d.varint()
 	r.Data = d.bytes()
 	r.Fault = string(d.bytes())
+	r.From = d.varint()
+	r.Start = d.varint()
+	r.Gap = d.byte() == 1
 	return r, d.err
 }
 
@@ -86,6 +95,16 @@ func (d *elementDecoder) varint() int64 {
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+func (d *elementDecoder) byte() byte {
+	if len(d.b) == 0 {
+		d.fail()
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
 }
 
 func (d *elementDecoder) bytes() []byte {

@@ -8,10 +8,14 @@ import (
 )
 
 func TestRecordAndCellCodecRoundTrip(t *testing.T) {
-	r := Record{Origin: Origin{Source: "kafka:tweets/3", Line: 1234}, Data: []byte("{\"x\":1}"), Fault: "truncated gzip stream"}
+	r := Record{Origin: Origin{Source: "kafka:tweets/3", Line: 1234}, Data: []byte("{\"x\":1}"), Fault: "truncated gzip stream", From: 1230, Start: 17}
 	got, err := decodeRecord(encodeRecord(r))
 	if err != nil || !reflect.DeepEqual(got, r) {
 		t.Errorf("record round trip: %+v, %v", got, err)
+	}
+	gap := Record{Origin: Origin{Source: "kafka:tweets/3", Line: 1240}, Data: []byte{}, From: 1235, Start: 17, Gap: true}
+	if got, err := decodeRecord(encodeRecord(gap)); err != nil || !reflect.DeepEqual(got, gap) {
+		t.Errorf("gap record round trip: %+v, %v", got, err)
 	}
 	c := TermRow{Term: "#go", Field: "text", Freq: 3}.Cell()
 	gc, err := decodeCell(encodeCell(c))

@@ -31,4 +31,19 @@ type Record struct {
 	// whatever bytes were read before the failure. The parse stage turns a
 	// faulted record into a dead letter with this reason.
 	Fault string
+
+	// From and Start are set for a Kafka record: From is the first offset
+	// the record accounts for, the offset after the record read before it
+	// from its partition (the offsets in between hold no record: transaction
+	// markers, compacted or deleted records), and Start is the offset the
+	// read of the partition began at. A partition's records tile [Start,
+	// last offset + 1) with their ranges [From, Line+1); acknowledging
+	// records (Ack) relies on it.
+	From, Start int64
+	// Gap, for a Kafka read that acknowledges records, says the record is
+	// no message: it stands for offsets [From, Line] that hold none
+	// (transaction markers, compacted or deleted records) after the last
+	// message read, so that the offset after them can be committed. It is
+	// acknowledged and counted nowhere.
+	Gap bool
 }

@@ -148,7 +148,7 @@ const (
 
 func encodeTweetBatch(b TweetBatch) []byte {
 	size := 8 + 8*len(b.Deletes)
-	for _, ts := range [][]schemas.Tweet{b.Tweets, b.Replacements, b.Retracted} {
+	for _, ts := range [][]schemas.Tweet{b.Tweets, b.Replacements, b.Retracted, b.Kept} {
 		for i := range ts {
 			size += len(ts[i].JSON) + len(ts[i].Text) + 128
 		}
@@ -157,7 +157,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept) > 0 {
 		e.tweets(b.Replacements)
 		e.uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
@@ -167,6 +167,15 @@ func encodeTweetBatch(b TweetBatch) []byte {
 		e.uvarint(uint64(len(b.Recount)))
 		for _, sec := range b.Recount {
 			e.varint(sec)
+		}
+		if len(b.Acks)+len(b.Kept) > 0 {
+			e.uvarint(uint64(len(b.Acks)))
+			for _, a := range b.Acks {
+				e.str(a.Source)
+				e.varint(a.Offset)
+				e.varint(int64(a.Done))
+			}
+			e.tweets(b.Kept)
 		}
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
@@ -236,6 +245,17 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 			for i := range b.Recount {
 				b.Recount[i] = d.varint()
 			}
+		}
+		if d.err == nil && len(d.b) > 0 {
+			if n := d.uvarint(); n > uint64(len(d.b)) {
+				d.fail()
+			} else if n > 0 {
+				b.Acks = make([]schemas.Ack, n)
+				for i := range b.Acks {
+					b.Acks[i] = schemas.Ack{Source: d.str(), Offset: d.varint(), Done: int32(d.varint())}
+				}
+			}
+			b.Kept = d.tweets()
 		}
 	}
 	return b, d.err

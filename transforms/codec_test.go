@@ -15,6 +15,9 @@ func TestTweetBatchCodecRoundTrip(t *testing.T) {
 			{ID: 1 << 62, CreatedAt: 1_700_000_060, Lang: "ja", Text: "東京タワー", UserName: "名前", ScreenName: "u", HasPoint: true, Lat: 35.6586, Lon: 139.7454, JSON: []byte(`{"id_str":"1"}`), Origin: schemas.Origin{Source: "a.tar!b.json.gz", Line: 7}, RowKey: schemas.NewRowKey(1_700_000_060, []byte(`{"id_str":"1"}`))},
 			{ID: 2, CreatedAt: -5, Lang: "und", HasPoint: true, PlaceCentre: true, Lat: -90, Lon: 180, JSON: []byte{}},
 		}},
+		{Tweets: []schemas.Tweet{{ID: 3, JSON: []byte(`{}`)}}, Acks: []schemas.Ack{{Source: "kafka:t/0", Offset: 12, Done: 3}, {Source: "kafka:t/1", Offset: 0, Done: 1}}},
+		{Tweets: []schemas.Tweet{{ID: 4, JSON: []byte(`{}`)}}, Deletes: []uint64{5}, Acks: []schemas.Ack{{Source: "kafka:t/2", Offset: 1 << 40, Done: 3}}},
+		{Tweets: []schemas.Tweet{{ID: 6, JSON: []byte(`{}`)}}, Kept: []schemas.Tweet{{ID: 7, Text: "kept", JSON: []byte(`{"k":1}`)}}},
 	}
 	for i, in := range tests {
 		out, err := decodeTweetBatch(encodeTweetBatch(in))

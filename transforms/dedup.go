@@ -83,6 +83,18 @@ func ShardOfSecond(sec int64, n int) int { return ShardOf(uint64(sec), n) }
 // The result holds batches of distinct tweets, in the global window;
 // TweetFrequencyWith windows them for counting.
 func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
+	return dedup(s, keyed, horizon, false)
+}
+
+// DedupAcknowledging is Dedup for a run that acknowledges Kafka records
+// (ParseFn.Ack): the units of every tweet it drops, and the acknowledgements
+// its input batches carry, go on with its output (TweetBatch.Acks), which it
+// emits even when it holds no tweet.
+func DedupAcknowledging(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
+	return dedup(s, keyed, horizon, true)
+}
+
+func dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration, ack bool) beam.PCollection {
 	s = s.Scope("Dedup")
 	if horizon <= 0 {
 		horizon = DefaultHorizon
@@ -93,6 +105,7 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 		Expire:   timers.InEventTime("expire"),
 		Horizon:  horizon,
 		Instance: newInstanceID(),
+		Ack:      ack,
 	}, keyed)
 }
 
@@ -140,6 +153,9 @@ type DedupFn struct {
 	// Instance names this transform in the process's cache of ids: two
 	// pipelines in one process never share ids.
 	Instance string
+	// Ack passes on the acknowledgements of the batches and adds the
+	// units of the tweets dropped (see DedupAcknowledging).
+	Ack bool
 }
 
 // A seen entry of the bag is a sequence of day groups: the day (8 bytes,
@@ -186,6 +202,14 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	}
 
 	var out TweetBatch
+	if f.Ack {
+		out.Acks = b.Acks
+	}
+	drop := func(t *schemas.Tweet) {
+		if f.Ack {
+			out.Acks = append(out.Acks, schemas.Ack{Source: t.Origin.Source, Offset: t.Origin.Line, Done: 1})
+		}
+	}
 	for _, id := range slices.Compact(slices.Sorted(slices.Values(b.Deletes))) {
 		sec, ok := SnowflakeSecond(id)
 		if !ok {
@@ -207,6 +231,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		t := &in[i]
 		if i > 0 && in[i-1].ID == t.ID {
 			dups++ // a later copy in this batch: compareCopies put the kept one first
+			drop(t)
 			continue
 		}
 		day := BucketOf(t.CreatedAt)
@@ -215,12 +240,14 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		switch {
 		case ok && kept.deleted:
 			deleted++
+			drop(t)
 		case ok && s.hash < kept.hash:
 			dups++ // the earlier version is now the copy
 			remember(tp, day, t.ID, s)
 			out.Replacements = append(out.Replacements, *t)
 		case ok:
 			dups++
+			drop(t)
 		default:
 			remember(tp, day, t.ID, s)
 			out.Tweets = append(out.Tweets, *t)
@@ -241,7 +268,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		indexedCount.Inc(ctx, n)
 		flow.AddIndexed(n)
 	}
-	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes) > 0 {
+	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes)+len(out.Acks) > 0 {
 		emit(out)
 	}
 	return nil

@@ -22,7 +22,10 @@ func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 }
 
 // GeoFn turns a batch of tweets into GeoTemporalIndex cells.
-type GeoFn struct{}
+type GeoFn struct {
+	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
+	Ack bool
+}
 
 // ProcessElement emits the cells of the batch's geotagged tweets stored,
 // the day marker of each day they fall on (schemas.GeoDayMarker), and the
@@ -31,10 +34,18 @@ func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := GeoCells(nil, b.Tweets)
 	cells = GeoCells(cells, b.Replacements)
 	cells = GeoDayMarkers(cells, cells)
+	var keep map[string]bool // cells the tweets kept need (TweetBatch.Kept)
+	if len(b.Kept) > 0 {
+		keep = map[string]bool{}
+		for _, c := range GeoCells(nil, b.Kept) {
+			keep[string(c.Key)] = true
+		}
+	}
 	n := len(cells)
 	cells = GeoCells(cells, b.Retracted)
-	for j := n; j < len(cells); j++ {
-		cells[j] = deleteOf(cells[j])
+	cells = deletesBut(cells, n, keep)
+	if f.Ack {
+		cells = appendAcks(cells, &b)
 	}
 	if len(cells) > 0 {
 		emit(cells)

@@ -18,6 +18,9 @@ type Identities interface {
 	// RawJSON returns the stored JSON of tweet id under row key k, and
 	// whether the sink holds it.
 	RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error)
+	// RowTweets calls fn with the id and stored JSON of every tweet the
+	// sink holds under row key k (more than one only after a collision).
+	RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error
 }
 
 // Identifier reconciles deduplicated batches with the tweets a sink
@@ -35,6 +38,9 @@ type Identifier struct {
 	// lookup; replacements and deletes still look up what earlier bundles
 	// wrote.
 	Fresh bool
+	// Ack passes on the acknowledgements of the batches and adds the
+	// units of the tweets it drops (see DedupAcknowledging).
+	Ack bool
 
 	dec      schemas.Decoder
 	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
@@ -106,6 +112,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		}
 	}
 	out := TweetBatch{Retracted: b.Retracted}
+	if x.Ack {
+		out.Acks = b.Acks
+	}
 	retract := func(id uint64, except schemas.RowKey) error {
 		r, ok := stored[id]
 		if !ok || r.Deleted || r.Key == except {
@@ -131,6 +140,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			if ok && r.Deleted {
 				if counted {
 					refused++
+				}
+				if x.Ack {
+					out.Acks = append(out.Acks, schemas.Ack{Source: t.Origin.Source, Offset: t.Origin.Line, Done: 1})
 				}
 				continue
 			}
@@ -175,8 +187,68 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	}
 	if n := len(out.Retracted) - len(b.Retracted); n > 0 {
 		retractedCount.Inc(ctx, int64(n))
+		if err := x.keepShared(ctx, &out, len(b.Retracted)); err != nil {
+			return b, err
+		}
 	}
 	return out, nil
+}
+
+// keepShared adds to out.Kept the tweets that share a row key with a
+// version out retracts (from index from on) and stay: a row-key collision
+// puts two tweets under one row key, and the term and geo cells they
+// share are keyed by the row key, so the cells of the version retracted
+// are deleted only where the tweets that stay do not need them. The
+// tweets that stay are those the sink holds under the row key, and those
+// this bundle let through with it, less the versions retracted and the
+// tweets deleted.
+func (x *Identifier) keepShared(ctx context.Context, out *TweetBatch, from int) error {
+	type version struct {
+		id uint64
+		k  schemas.RowKey
+	}
+	gone := map[version]bool{}
+	for _, t := range out.Retracted {
+		gone[version{t.ID, t.RowKey}] = true
+	}
+	deleted := map[uint64]bool{}
+	for _, id := range out.Deletes {
+		deleted[id] = true
+	}
+	stays := func(id uint64, k schemas.RowKey) bool { return !deleted[id] && !gone[version{id, k}] }
+	seen := map[schemas.RowKey]bool{}
+	for _, r := range out.Retracted[from:] {
+		k := r.RowKey
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		have := map[uint64]bool{}
+		for _, t := range x.tweets {
+			if t.RowKey == k && stays(t.ID, k) {
+				out.Kept = append(out.Kept, t)
+				have[t.ID] = true
+			}
+		}
+		err := x.Sink.RowTweets(ctx, k, func(id uint64, data []byte) error {
+			if have[id] || !stays(id, k) {
+				return nil
+			}
+			var dec schemas.Decoded
+			x.dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &dec)
+			if len(dec.Tweets) != 1 {
+				return fmt.Errorf("identify: stored tweet %d (row %s) does not decode to one tweet", id, k)
+			}
+			t := dec.Tweets[0]
+			t.RowKey = k
+			out.Kept = append(out.Kept, t)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("identify: %w", err)
+		}
+	}
+	return nil
 }
 
 // readVersion reads back the stored version of tweet id under row key k

@@ -43,6 +43,16 @@ type TweetBatch struct {
 	// table after the run (schemas.RecountPrefix), since this run's count of such
 	// a minute need not be its whole count.
 	Recount []int64
+	// Kept are tweets that share a row key with a version in Retracted
+	// and stay (a row-key collision): the term and geo cells of Retracted
+	// that they need too are not deleted. Identify fills it; it is never
+	// written itself.
+	Kept []schemas.Tweet
+	// Acks are units of work done for Kafka records (schemas.Ack, Done
+	// only), to be acknowledged once the batch's cells are written: the
+	// units of the tweets a stage dropped (duplicates, deleted tweets) and
+	// of deletes. Set only when the run acknowledges records (ParseFn.Ack).
+	Acks []schemas.Ack
 }
 
 // stored calls fn for each tweet of the batch to store: Tweets, then
@@ -70,6 +80,13 @@ type ParseFn struct {
 	// [From, To), in Unix seconds (backfills). Tweets outside are counted
 	// as skipped and out_of_range and go no further.
 	From, To int64
+	// Ack acknowledges Kafka records (schemas.Ack): for each record, an
+	// expectation of the units of work it needs rides with the dead-letter
+	// cells (emitted for every batch, with the record's dead letters and
+	// notices, which it needs no further unit for), and the units of its
+	// deletes ride with the tweet batches (TweetBatch.Acks). The tables'
+	// transforms acknowledge the rest (RawFn.Ack, TermsFn.Ack, GeoFn.Ack).
+	Ack bool
 
 	dec     schemas.Decoder
 	out     schemas.Decoded
@@ -88,8 +105,36 @@ func (f *ParseFn) Setup() {
 // ProcessElement decodes one batch of records.
 func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emitTweets func(beam.EventTime, int64, TweetBatch), emitDead func([]schemas.Cell)) {
 	f.out.Reset()
+	var expect []schemas.Cell
+	var deleteAcks []schemas.Ack
 	for _, rec := range recs {
+		if !f.Ack {
+			f.dec.Decode(rec, &f.out)
+			continue
+		}
+		if rec.Gap {
+			// Offsets without a message: acknowledged, counted nowhere.
+			expect = append(expect, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line,
+				Expect: true, From: rec.From, Start: rec.Start}.Cell())
+			continue
+		}
+		nt, nd := len(f.out.Tweets), len(f.out.Deletes)
 		f.dec.Decode(rec, &f.out)
+		var units int32
+		for i := nt; i < len(f.out.Tweets); i++ {
+			// Acknowledged by the record's offset, whatever line of a
+			// document the tweet came from.
+			f.out.Tweets[i].Origin = rec.Origin
+			if InRange(f.out.Tweets[i].CreatedAt, f.From, f.To) {
+				units += schemas.UnitsPerTweet
+			}
+		}
+		for range f.out.Deletes[nd:] {
+			units += schemas.UnitsPerTweet
+			deleteAcks = append(deleteAcks, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line, Done: 1})
+		}
+		expect = append(expect, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line,
+			Expect: true, Units: units, From: rec.From, Start: rec.Start}.Cell())
 	}
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
@@ -108,13 +153,20 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 			}
 		}
 	}
+	var dead []schemas.Cell
 	if len(f.out.Rejects) > 0 {
 		deadLetterCount.Inc(ctx, int64(len(f.out.Rejects)))
-		emitDead(DeadLetterCells(nil, f.out.Rejects))
+		dead = DeadLetterCells(dead, f.out.Rejects)
 	}
 	if len(f.out.Notices) > 0 {
 		noticeCount.Inc(ctx, int64(len(f.out.Notices)))
-		emitDead(NoticeCells(nil, f.out.Notices))
+		dead = NoticeCells(dead, f.out.Notices)
+	}
+	// The expectations after the cells they stand for: one batch, written
+	// before they are acknowledged.
+	dead = append(dead, expect...)
+	if len(dead) > 0 {
+		emitDead(dead)
 	}
 	if len(f.out.Tweets) == 0 && len(f.out.Deletes) == 0 {
 		return
@@ -132,12 +184,16 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	// creation time in the id (ids older than Snowflake, 2010, carry none:
 	// their deletes go by the id, and meet their tweet only through the
 	// identity table).
-	for _, id := range f.out.Deletes {
+	for i, id := range f.out.Deletes {
 		k := DedupKey(0, ShardOf(id, f.Shards))
 		if sec, ok := SnowflakeSecond(id); ok {
 			k = DedupKey(BucketOf(sec), ShardOfSecond(sec, f.Shards))
 		}
-		f.group(k).Deletes = append(f.group(k).Deletes, id)
+		g := f.group(k)
+		g.Deletes = append(g.Deletes, id)
+		if deleteAcks != nil {
+			g.Acks = append(g.Acks, deleteAcks[i])
+		}
 	}
 	for _, k := range f.pending {
 		b := f.groups[k]

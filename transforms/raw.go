@@ -35,6 +35,10 @@ type RawFn struct {
 	// minutes from the raw table (pipelines.Run); a run that ends cleanly
 	// has written every count and removes them.
 	MarkCounting bool
+	// Ack acknowledges, after the batch's cells, one unit for each tweet
+	// stored and the units the batch carries (TweetBatch.Acks), as
+	// TermsFn.Ack and GeoFn.Ack do for their tables (schemas.Ack).
+	Ack bool
 }
 
 // ProcessElement emits two cells per tweet stored (raw and identity), the
@@ -71,9 +75,24 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 			last = m
 		}
 	}
+	if f.Ack {
+		cells = appendAcks(cells, &b)
+	}
 	if len(cells) > 0 {
 		emit(cells)
 	}
+}
+
+// appendAcks appends to cells the acknowledgements of a table's cells of
+// b: a unit for each tweet stored (of each record: a record may hold
+// several tweets), and the units b carries.
+func appendAcks(cells []schemas.Cell, b *TweetBatch) []schemas.Cell {
+	cells = schemas.AppendAckCells(cells, b.Tweets, 1)
+	cells = schemas.AppendAckCells(cells, b.Replacements, 1)
+	for _, a := range b.Acks {
+		cells = append(cells, a.Cell())
+	}
+	return cells
 }
 
 // Recount marks (schemas.RecountPrefix): RawFn writes one for the minute

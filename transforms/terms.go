@@ -25,6 +25,9 @@ func TermIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 
 // TermsFn turns a batch of tweets into TermIndex cells.
 type TermsFn struct {
+	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
+	Ack bool
+
 	terms []Term
 }
 
@@ -35,16 +38,42 @@ func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	b.stored(func(t *schemas.Tweet) {
 		cells, f.terms = TermCells(cells, f.terms[:0], t)
 	})
+	var keep map[string]bool // cells the tweets kept need (TweetBatch.Kept)
+	if len(b.Kept) > 0 {
+		keep = map[string]bool{}
+		var kc []schemas.Cell
+		for i := range b.Kept {
+			kc, f.terms = TermCells(kc[:0], f.terms[:0], &b.Kept[i])
+			for _, c := range kc {
+				keep[string(c.Key)] = true
+			}
+		}
+	}
 	for i := range b.Retracted {
 		n := len(cells)
 		cells, f.terms = TermCells(cells, f.terms[:0], &b.Retracted[i])
-		for j := n; j < len(cells); j++ {
-			cells[j] = deleteOf(cells[j])
-		}
+		cells = deletesBut(cells, n, keep)
+	}
+	if f.Ack {
+		cells = appendAcks(cells, &b)
 	}
 	if len(cells) > 0 {
 		emit(cells)
 	}
+}
+
+// deletesBut turns cells[n:] into deletes, leaving out those whose key is
+// in keep.
+func deletesBut(cells []schemas.Cell, n int, keep map[string]bool) []schemas.Cell {
+	j := n
+	for _, c := range cells[n:] {
+		if keep[string(c.Key)] {
+			continue
+		}
+		cells[j] = deleteOf(c)
+		j++
+	}
+	return cells[:j]
 }
 
 // TermCells appends the TermIndex cells of t to dst, using scratch for the

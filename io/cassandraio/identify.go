@@ -20,14 +20,15 @@ func init() {
 // keyspace of cfg already holds (transforms.Identifier): a tweet deleted
 // by a compliance message stays deleted, a new version of a stored tweet
 // replaces it, a delete retracts it. fresh says the keyspace held no
-// identity row when the run began (transforms.Identifier.Fresh). It panics
+// identity row when the run began (transforms.Identifier.Fresh), ack that
+// it passes acknowledgements on (transforms.Identifier.Ack). It panics
 // if cfg is invalid, as Write does.
-func Identify(s beam.Scope, cfg Config, fresh bool, tweets beam.PCollection) beam.PCollection {
+func Identify(s beam.Scope, cfg Config, fresh, ack bool, tweets beam.PCollection) beam.PCollection {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		panic(err)
 	}
-	return beam.ParDo(s.Scope("cassandraio.Identify"), &identifyFn{Config: cfg, Fresh: fresh}, tweets)
+	return beam.ParDo(s.Scope("cassandraio.Identify"), &identifyFn{Config: cfg, Fresh: fresh, Ack: ack}, tweets)
 }
 
 // identifyFn is the DoFn of Identify.
@@ -36,6 +37,8 @@ type identifyFn struct {
 	Config Config
 	// Fresh: the keyspace held no identity row when the run began.
 	Fresh bool
+	// Ack passes acknowledgements on (transforms.Identifier.Ack).
+	Ack bool
 
 	r *Reader
 	x transforms.Identifier
@@ -47,7 +50,7 @@ func (f *identifyFn) Setup() error {
 		return err
 	}
 	f.r = r
-	f.x.Sink, f.x.Fresh = cassandraIdentities{r}, f.Fresh
+	f.x.Sink, f.x.Fresh, f.x.Ack = cassandraIdentities{r}, f.Fresh, f.Ack
 	return nil
 }
 
@@ -117,4 +120,14 @@ func (ci cassandraIdentities) Identities(ctx context.Context, ids []uint64) (map
 
 func (ci cassandraIdentities) RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
 	return ci.r.Get(ctx, schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
+}
+
+func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
+	return ci.r.rowKeyCells(ctx, k[:], func(c schemas.Cell) error {
+		r, err := schemas.DecodeRaw(c.Key, c.Value)
+		if err != nil {
+			return err
+		}
+		return fn(r.ID, r.JSON)
+	})
 }

@@ -61,6 +61,11 @@ type Config struct {
 	// position, so a commit never passes records whose bundle is not done;
 	// and the output is unbounded even with Stop (the read still ends there).
 	Commit bool
+	// CommitAcked, with Commit, leaves committing to CommitAcked, which
+	// commits an offset only once the pipeline has acknowledged every
+	// record before it (schemas.Ack): written by the sinks, or dropped.
+	// The read itself then commits nothing.
+	CommitAcked bool
 
 	// AllowedSkew is how far behind the latest tweet time seen in a
 	// partition its watermark is held: tweets up to AllowedSkew older than
@@ -224,6 +229,9 @@ func (c Config) Validate() error {
 	}
 	if start.kind == posGroup && c.Group == "" {
 		bad("start \"group\" needs a consumer group: set Group (--group)")
+	}
+	if c.CommitAcked && !c.Commit {
+		bad("CommitAcked needs Commit")
 	}
 	if c.Commit && c.Group == "" {
 		bad("committing offsets needs a consumer group: set Group (--group)")

@@ -12,6 +12,7 @@ const (
 	CounterBytesRead      = "kafka_bytes_read"      // bytes of their values
 	CounterReconnects     = "kafka_reconnects"      // failed broker calls retried
 	CounterOffsetsSkipped = "kafka_offsets_skipped" // offsets deleted by the broker before they were read
+	CounterAcksOver       = "kafka_acks_over"       // records acknowledged beyond their expectation (a bug; see OverAcknowledged)
 )
 
 var (
@@ -19,4 +20,5 @@ var (
 	bytesRead      = beam.NewCounter(Namespace, CounterBytesRead)
 	reconnects     = beam.NewCounter(Namespace, CounterReconnects)
 	offsetsSkipped = beam.NewCounter(Namespace, CounterOffsetsSkipped)
+	acksOver       = beam.NewCounter(Namespace, CounterAcksOver)
 )

@@ -85,6 +85,19 @@
 // idempotent). On prism, "committed by the runner" means held in its
 // memory until the sink writes it.
 //
+// That commits what the runner holds, not what the pipeline has written: a
+// crash can lose records whose offsets are committed. With
+// Config.CommitAcked the read commits nothing itself; CommitAcked, a
+// stage keyed by partition, commits an offset once the pipeline has
+// acknowledged every record before it (schemas.Ack: the units of work a
+// record needs, and the units done as the sinks make cells durable or
+// stages drop tweets). Each record carries the offsets it accounts for
+// (schemas.Record.From: the offsets after the previous record, transaction
+// markers and compacted offsets included, and Start, where the read
+// began), so finished records tile the partition from its start; a read
+// that has moved past offsets holding no message at the end of a call
+// claims them and emits a gap record for them (schemas.Record.Gap).
+//
 // This does the job of the SDK's bundle finalization, which kafkaio does
 // not use: in Beam Go v2.77, exec.Plan.Finalize replaces the plan's
 // finalizer while its DoFns keep the old one, so every bundle that runs on

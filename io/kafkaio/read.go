@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -119,7 +120,7 @@ func (f *readBaseFn) RestrictionSize(_ partitionRead, rest offsetrange.Restricti
 // CreateTracker tracks the range; see offsetTracker.
 func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
 	t := newOffsetTracker(rest, true, f.Config.Commit)
-	t.emptyResidual = f.Config.Commit
+	t.emptyResidual = f.Config.Commit && !f.Config.CommitAcked
 	return sdf.NewLockRTracker(t)
 }
 
@@ -152,12 +153,15 @@ func (f *readFn) WatermarkEstimatorState(we *watermarkEstimator) watermarkState 
 // if the partition is caught up.
 func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
 	s := f.r.newState(p, rt, we, emit)
-	if f.r.cfg.Commit && s.next > p.Start {
+	if f.r.cfg.Commit && !f.r.cfg.CommitAcked && s.next > p.Start {
 		f.r.commit(ctx, p, s.next)
 	}
 	out, err := f.r.read(ctx, s, time.Now().Add(f.r.cfg.CheckpointInterval))
 	if err != nil {
 		return sdf.StopProcessing(), err
+	}
+	if f.r.cfg.CommitAcked {
+		f.r.emitGap(s)
 	}
 	switch out {
 	case checkpoint:
@@ -172,7 +176,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 	if out == drained {
 		log.Infof(ctx, "kafkaio: %s drained at offset %d", s.source, s.next)
 	}
-	if f.r.cfg.Commit && s.claimed > 0 && out != rangeDone {
+	if f.r.cfg.Commit && !f.r.cfg.CommitAcked && s.claimed > 0 && out != rangeDone {
 		// Checkpoint once more: resuming the empty rest commits the
 		// records read here, then ends the read.
 		return sdf.ResumeProcessingIn(0), nil
@@ -220,6 +224,23 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 	}
 }
 
+// emitGap claims the offsets after the last record emitted that hold no
+// message (transaction markers, records compacted or deleted), if the read
+// moved past some, and emits a gap record for them (schemas.Record.Gap), so
+// that an acknowledged commit can pass them: no record would account for
+// them until the next message arrives.
+func (r *reader) emitGap(s *readState) {
+	if s.next <= s.from || !s.rt.TryClaim(s.next-1) {
+		return
+	}
+	ts := mtime.MinTimestamp
+	if s.we != nil {
+		ts = mtime.FromTime(s.we.CurrentWatermark())
+	}
+	s.emit(ts, []schemas.Record{{Origin: schemas.Origin{Source: s.source, Line: s.next - 1}, Data: []byte{}, From: s.from, Start: s.p.Start, Gap: true}})
+	s.from = s.next
+}
+
 func restrictionSize(rest offsetrange.Restriction) float64 {
 	if rest.End == math.MaxInt64 {
 		return 1
@@ -231,11 +252,12 @@ func restrictionSize(rest offsetrange.Restriction) float64 {
 // wait longer than this for a broker that is down or stalled.
 var drainCommitTimeout = 10 * time.Second
 
-// commit commits next as the group's offset of p's partition. A failed
+// commit commits next as the group's offset of p's partition, and reports
+// whether it did. A failed
 // commit is reported (on stderr too), not returned: it costs only records
 // read again after a restart. A drain cancels a commit that waits for the
 // broker and makes one more attempt, of at most drainCommitTimeout.
-func (r *reader) commit(ctx context.Context, p partitionRead, next int64) {
+func (r *reader) commit(ctx context.Context, p partitionRead, next int64) bool {
 	err := errDrained
 	if !Drained(r.cfg.Drain) {
 		cctx, cancel := untilDrained(ctx, r.cfg.Drain)
@@ -258,4 +280,5 @@ func (r *reader) commit(ctx context.Context, p partitionRead, next int64) {
 			"kafkaio: %s: offset %d not committed to group %s%s: %v; a run with --start group reads the records after the group's last committed offset again",
 			p.source(), next, r.cfg.Group, when, err)
 	}
+	return err == nil
 }

@@ -80,13 +80,19 @@ const (
 
 // readState is one ProcessElement call's read of a partition.
 type readState struct {
-	p       partitionRead
-	source  string
-	rt      *sdf.LockRTracker
-	ot      *offsetTracker
-	we      *watermarkEstimator // nil for bounded reads
-	emit    func(beam.EventTime, []schemas.Record)
-	next    int64 // the next offset to read
+	p      partitionRead
+	source string
+	rt     *sdf.LockRTracker
+	ot     *offsetTracker
+	we     *watermarkEstimator // nil for bounded reads
+	emit   func(beam.EventTime, []schemas.Record)
+	next   int64 // the next offset to read
+	// from is the first offset the next record emitted accounts for
+	// (schemas.Record.From): the restriction's start, then the offset
+	// after the last record emitted. A checkpoint's residual starts there
+	// too (after the last offset claimed), so a partition's records tile
+	// its offsets across calls.
+	from    int64
 	claimed int   // records claimed (and emitted) in this call
 	hwm     int64 // the partition's high watermark at the last fetch
 	// emptyAt is the offset of the last fetch if it found no records
@@ -97,7 +103,7 @@ type readState struct {
 func (r *reader) newState(p partitionRead, rt *sdf.LockRTracker, we *watermarkEstimator, emit func(beam.EventTime, []schemas.Record)) *readState {
 	rest := rt.GetRestriction().(offsetrange.Restriction)
 	ot, _ := rt.Rt.(*offsetTracker)
-	return &readState{p: p, source: p.source(), rt: rt, ot: ot, we: we, emit: emit, next: rest.Start, hwm: -1, emptyAt: -1}
+	return &readState{p: p, source: p.source(), rt: rt, ot: ot, we: we, emit: emit, next: rest.Start, from: rest.Start, hwm: -1, emptyAt: -1}
 }
 
 // end returns the current end of the restriction, which a split may lower.
@@ -331,7 +337,8 @@ func (r *reader) emitRecords(ctx context.Context, s *readState, resp *kafka.Fetc
 				b.firstKafkaTime = rec.Time.UnixMilli()
 				b.minEv, b.maxEv = math.MaxInt64, math.MinInt64
 			}
-			b.recs = append(b.recs, schemas.Record{Origin: schemas.Origin{Source: s.source, Line: rec.Offset}, Data: data})
+			b.recs = append(b.recs, schemas.Record{Origin: schemas.Origin{Source: s.source, Line: rec.Offset}, Data: data, From: s.from, Start: s.p.Start})
+			s.from = rec.Offset + 1
 			b.bytes += int64(len(data))
 			if sec, ok := schemas.EventTime(data); ok {
 				b.minEv, b.maxEv, b.haveEv = min(b.minEv, sec), max(b.maxEv, sec), true

@@ -20,9 +20,10 @@ func init() {
 // compliance message stays deleted, a new version of a stored tweet
 // replaces it, a delete retracts it. bulk says whether the store's writers
 // open it with OpenBulk (BulkWrite); fresh that the store held no identity
-// row when the run began (transforms.Identifier.Fresh).
-func Identify(s beam.Scope, dir string, bulk, fresh bool, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("storeio.Identify"), &identifyFn{Dir: absDir(dir), Bulk: bulk, Fresh: fresh}, tweets)
+// row when the run began (transforms.Identifier.Fresh); ack that it passes
+// acknowledgements on (transforms.Identifier.Ack).
+func Identify(s beam.Scope, dir string, bulk, fresh, ack bool, tweets beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("storeio.Identify"), &identifyFn{Dir: absDir(dir), Bulk: bulk, Fresh: fresh, Ack: ack}, tweets)
 }
 
 // identifyFn is the DoFn of Identify.
@@ -33,6 +34,8 @@ type identifyFn struct {
 	Bulk bool
 	// Fresh: the store held no identity row when the run began.
 	Fresh bool
+	// Ack passes acknowledgements on (transforms.Identifier.Ack).
+	Ack bool
 
 	store *Store
 	x     transforms.Identifier
@@ -44,7 +47,7 @@ func (f *identifyFn) Setup() error {
 		return err
 	}
 	f.store = s
-	f.x.Sink, f.x.Fresh = storeIdentities{s}, f.Fresh
+	f.x.Sink, f.x.Fresh, f.x.Ack = storeIdentities{s}, f.Fresh, f.Ack
 	return nil
 }
 
@@ -98,4 +101,17 @@ func (si storeIdentities) Identities(_ context.Context, ids []uint64) (map[uint6
 
 func (si storeIdentities) RawJSON(_ context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
 	return si.s.Get(schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
+}
+
+func (si storeIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
+	// The row key's raw cells: k followed by an 8-byte id, all below k
+	// followed by nine 0xff bytes.
+	end := append(k[:], 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	return si.s.Scan(ctx, schemas.TableRaw, k[:], end, func(key, value []byte) error {
+		r, err := schemas.DecodeRaw(key, value)
+		if err != nil {
+			return err
+		}
+		return fn(r.ID, r.JSON)
+	})
 }

@@ -244,3 +244,30 @@ func WriteMessages(ctx context.Context, addr, topic string, partition int, msgs 
 	}
 	return nil
 }
+
+// ProduceTransaction writes values, in order, to one partition of topic in
+// one transaction, which it commits (or aborts): the broker then writes a
+// transaction marker, a control record that takes an offset of its own
+// and is no message. It fails the test on error.
+func ProduceTransaction(tb testing.TB, addr, topic string, partition int, values [][]byte, commit bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.TransactionalID("kafkatest-"+topic),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer cl.Close()
+	if err := cl.BeginTransaction(); err != nil {
+		tb.Fatal(err)
+	}
+	for _, v := range values {
+		if err := cl.ProduceSync(ctx, &kgo.Record{Value: v, Partition: int32(partition)}).FirstErr(); err != nil {
+			tb.Fatalf("kafkatest: producing in a transaction to %s/%d: %v", topic, partition, err)
+		}
+	}
+	if err := cl.EndTransaction(ctx, kgo.TransactionEndTry(commit)); err != nil {
+		tb.Fatalf("kafkatest: ending the transaction: %v", err)
+	}
+}
