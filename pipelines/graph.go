@@ -41,6 +41,13 @@ type Config struct {
 	// remembered for deduplication, and after the end of its hour a late
 	// tweet is still counted (transforms.DefaultHorizon if 0).
 	Horizon time.Duration
+
+	// NoCompact leaves a bounded run's bulk-loaded store as the load left
+	// it, first-level files and all, for the next writer to compact,
+	// instead of compacting it at the end of the run (storeio.CompactOpen):
+	// a run that ends sooner (1M tweets: about 20 s), for a store that
+	// more runs will write before anyone reads it.
+	NoCompact bool
 }
 
 // Validate reports the first configuration error, as one line saying what to fix.

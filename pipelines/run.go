@@ -81,6 +81,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
+	var compacted time.Duration // of elapsed, compacting the store
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
 	if err != nil && ctx.Err() != nil {
 		// Stopped from outside (a signal): not a failure of the pipeline.
@@ -111,11 +112,17 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		// And leave it compact for the next opener (a query), which
 		// would otherwise compact the load's first-level files itself.
 		// The writes below (recounts, the run record) add a file or two.
-		if _, err := storeio.CompactOpen(ctx, cfg.Store); err != nil && ctx.Err() == nil {
-			failure := &RunError{Step: "storeio.CompactOpen", Cause: err.Error()}
-			rec.Status, rec.Error = RunFailed, failure.Error()
-			recordRun(context.WithoutCancel(ctx), rec)
-			return Summary{}, failure
+		// Config.NoCompact leaves them to the next writer.
+		if !cfg.NoCompact {
+			compactStart := time.Now()
+			_, err := storeio.CompactOpen(ctx, cfg.Store)
+			compacted = time.Since(compactStart)
+			if err != nil && ctx.Err() == nil {
+				failure := &RunError{Step: "storeio.CompactOpen", Cause: err.Error()}
+				rec.Status, rec.Error = RunFailed, failure.Error()
+				recordRun(context.WithoutCancel(ctx), rec)
+				return Summary{}, failure
+			}
 		}
 		elapsed = time.Since(started)
 	}
@@ -143,6 +150,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, failure
 	}
 	sum := SummaryFromResult(result, elapsed)
+	sum.CompactSeconds = compacted.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {

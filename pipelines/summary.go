@@ -54,10 +54,13 @@ type Summary struct {
 	// read; the rest of Seconds is the run's tail (writing what was read,
 	// closing windows). Only known when the workers run in this process.
 	ReadSeconds float64 `json:"read_seconds,omitempty"`
+	// CompactSeconds is the part of the tail spent compacting the store
+	// after a bounded load (Config.NoCompact), 0 if it was not compacted.
+	CompactSeconds float64 `json:"compact_seconds,omitempty"`
 }
 
 // TailSeconds returns the seconds from the last item read to the end of
-// the run (0 if unknown).
+// the run (0 if unknown), CompactSeconds included.
 func (s Summary) TailSeconds() float64 {
 	if s.ReadSeconds <= 0 {
 		return 0

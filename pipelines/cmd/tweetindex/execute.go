@@ -42,11 +42,13 @@ type runFlags struct {
 	metrics    string
 	logFormat  string
 	snapshots  time.Duration
+	compact    bool
 	log        *slog.Logger // made by check: the run's stderr lines in logFormat
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.summary, "summary", "", "also write the run summary as a JSON object to this file")
+	fs.BoolVar(&f.compact, "compact", true, "leave the embedded store compacted at the end of a bounded run, ready for queries (false: end sooner, leaving the load's first-level files for the next writer)")
 	fs.IntVar(&f.shards, "shards", 0, "dedup keys: the parallelism of deduplication (default 16)")
 	fs.DurationVar(&f.horizon, "horizon", transforms.DefaultHorizon, "how long past the end of its day (event time) a tweet id is remembered for deduplication, and past its hour a late tweet still re-fires the counts")
 	fs.DurationVar(&f.progress, "progress", 10*time.Second, "print progress (files, bytes, tweets/s) on stderr every this long (0: off)")
@@ -116,6 +118,7 @@ func checkWritable(path string) error {
 func (f *runFlags) apply(cfg *pipelines.Config) {
 	cfg.Shards = f.shards
 	cfg.Horizon = f.horizon
+	cfg.NoCompact = !f.compact
 	if cfg.Kafka != nil {
 		cfg.Kafka.CheckpointInterval = f.checkpoint
 	}
