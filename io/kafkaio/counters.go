@@ -1,10 +1,11 @@
 package kafkaio
 
-import "github.com/apache/beam/sdks/v2/go/pkg/beam"
+import "github.com/tweetindex/tweetindex/transforms/flow"
 
 // Namespace is the Beam metrics namespace of the counters, the project's
-// (flow.Namespace).
-const Namespace = "tweetindex"
+// (flow.Namespace): the counters are flow.Counters, so a run in this
+// process also sees them as they go (flow.LocalCounters).
+const Namespace = flow.Namespace
 
 // Counter names.
 const (
@@ -16,9 +17,9 @@ const (
 )
 
 var (
-	recordsRead    = beam.NewCounter(Namespace, CounterRecordsRead)
-	bytesRead      = beam.NewCounter(Namespace, CounterBytesRead)
-	reconnects     = beam.NewCounter(Namespace, CounterReconnects)
-	offsetsSkipped = beam.NewCounter(Namespace, CounterOffsetsSkipped)
-	acksOver       = beam.NewCounter(Namespace, CounterAcksOver)
+	recordsRead    = flow.NewCounter(CounterRecordsRead)
+	bytesRead      = flow.NewCounter(CounterBytesRead)
+	reconnects     = flow.NewCounter(CounterReconnects)
+	offsetsSkipped = flow.NewCounter(CounterOffsetsSkipped)
+	acksOver       = flow.NewCounter(CounterAcksOver)
 )
