@@ -73,7 +73,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return err
 		}
 		if opts.BulkStore {
-			_, err := storeio.FlushOpen(cfg.Store)
+			_, err := storeio.FlushOpen(ctx, cfg.Store)
 			return err
 		}
 		return nil
@@ -103,7 +103,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if opts.BulkStore {
 		// The sinks loaded the store without a log: flush it before the
 		// run counts as done.
-		if _, err := storeio.FlushOpen(cfg.Store); err != nil {
+		if _, err := storeio.FlushOpen(ctx, cfg.Store); err != nil {
 			failure := &RunError{Step: "storeio.FlushOpen", Cause: err.Error()}
 			rec.Status, rec.Error = RunFailed, failure.Error()
 			recordRun(context.WithoutCancel(ctx), rec)

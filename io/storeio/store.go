@@ -28,7 +28,10 @@ type Store struct {
 	// CompactOpen, when nothing else runs.
 	compactions *atomic.Int32
 	openedBytes int64 // on disk when opened
-	snapshot    bool  // a snapshot opened read-only (openSnapshot), not shared
+	// sorted takes the term cells of a bulk load (sortedLoad); nil
+	// unless opened by OpenBulk.
+	sorted   *sortedLoad
+	snapshot bool // a snapshot opened read-only (openSnapshot), not shared
 }
 
 var (
@@ -142,6 +145,12 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 		return nil, openError(abs, err)
 	}
 	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
+	if bulk {
+		if s.sorted, err = newSortedLoad(db, o, abs); err != nil {
+			db.Close()
+			return nil, openError(abs, err)
+		}
+	}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
 }
@@ -193,6 +202,12 @@ func (s *Store) Close() error {
 		return nil
 	}
 	delete(opened, s.dir)
+	if s.sorted != nil {
+		if err := s.sorted.Finish(context.Background()); err != nil {
+			s.db.Close()
+			return fmt.Errorf("close store %s: %w", s.dir, err)
+		}
+	}
 	if err := s.db.Flush(); err != nil {
 		s.db.Close()
 		return fmt.Errorf("flush store %s: %w", s.dir, err)
@@ -290,15 +305,20 @@ func (s *Store) Sync() error {
 }
 
 // FlushOpen makes the writes to the store in dir durable, if this process
-// has it open (a bulk load's memtables are flushed), and reports whether it
-// had.
-func FlushOpen(dir string) (bool, error) {
+// has it open (a bulk load's sorted term cells are merged and ingested,
+// its memtables flushed), and reports whether it had.
+func FlushOpen(ctx context.Context, dir string) (bool, error) {
 	s := openStore(dir)
 	if s == nil {
 		return false, nil
 	}
 	if !s.bulk {
 		return true, s.Sync()
+	}
+	if s.sorted != nil {
+		if err := s.sorted.Finish(ctx); err != nil {
+			return true, fmt.Errorf("store %s: %w", s.dir, err)
+		}
 	}
 	if err := s.db.Flush(); err != nil {
 		return true, fmt.Errorf("store %s: flush: %w", s.dir, err)

@@ -102,8 +102,17 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 		// idle ones should not hold a batch's buffer.
 		f.batch = f.store.NewBatch(0)
 	}
-	f.batch.Add(cells)
 	f.tally.Add(cells)
+	if f.store.sorted != nil {
+		// A bulk load: the term cells go to the sorted load, the
+		// others through the batch.
+		rest, err := f.store.sorted.Take(cells)
+		if err != nil {
+			return err
+		}
+		cells = rest
+	}
+	f.batch.Add(cells)
 	if f.batch.Len() >= f.FlushBytes {
 		return f.flush(ctx)
 	}
@@ -119,6 +128,7 @@ func (f *WriteFn) FinishBundle(ctx context.Context) error {
 	if err := f.flush(ctx); err != nil {
 		return err
 	}
+	f.tally.Count(ctx) // what went to a bulk load's sorted cells
 	if f.batch != nil {
 		f.batch.Close()
 		f.batch = nil

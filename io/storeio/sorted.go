@@ -1,0 +1,627 @@
+package storeio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// A bulk load (OpenBulk) writes the term index, about 22 of the 25 cells
+// a tweet adds, around the memtable: nothing reads that table while a
+// bounded run writes it (deduplication reads the identity and raw tables),
+// so its cells need not be in the database before the run ends. They are
+// gathered in memory, sorted a chunk at a time, spilled to sorted run
+// files, and merged at the end of the load (FlushOpen) into sorted tables
+// that Pebble ingests as they are, at the bottom of the tree: each cell is
+// written twice (run, table) instead of passing through a memtable, a
+// flush and several compactions. The term table's prefix ('t') is above
+// every table the memtable holds in a bulk load, so its tables overlap no
+// other and land in the last level.
+//
+// Later writes of a key win, as in the memtable: within a chunk by the
+// order of the cells (their offset), across chunks by the chunk's order.
+
+// sortedTables are the tables a bulk load sorts and ingests.
+var sortedTables = [256]bool{schemas.TableTerms: true}
+
+// sortedChunkBytes is how many bytes of cells a chunk holds before it is
+// sorted and spilled; two chunks at most are in memory (one filling, one
+// spilling).
+var sortedChunkBytes = 64 << 20
+
+// sortedTableBytes is the size of the tables the load's end writes.
+const sortedTableBytes = 128 << 20
+
+// sortedLoad gathers, sorts and finally ingests the cells of sortedTables.
+type sortedLoad struct {
+	db     *pebble.DB
+	dir    string // scratch directory: runs and tables
+	writer sstable.WriterOptions
+
+	mu      sync.Mutex
+	cur     *chunk
+	bounds  [][]byte      // partition boundaries, from the first sorted chunk
+	runs    [][]string    // per spilled chunk, in order: its file per partition
+	spill   chan struct{} // one spill at a time
+	free    *chunk        // a spilled chunk, for reuse
+	spills  sync.WaitGroup
+	failed  atomic.Pointer[error]
+	nextRun int
+	cells   int64 // taken in all
+}
+
+// entry is a cell in a chunk's arena: key at off, value after it.
+type entry struct {
+	prefix uint64 // the key's first 8 bytes, big endian, for a quick compare
+	off    uint32
+	klen   uint32
+	vlen   uint32
+	del    bool
+}
+
+type chunk struct {
+	arena []byte
+	ents  []entry
+}
+
+func (c *chunk) key(e *entry) []byte { return c.arena[e.off : e.off+e.klen] }
+func (c *chunk) value(e *entry) []byte {
+	return c.arena[e.off+e.klen : e.off+e.klen+e.vlen]
+}
+
+func newSortedLoad(db *pebble.DB, o *pebble.Options, dir string) (*sortedLoad, error) {
+	scratch := filepath.Join(dir, "bulk-load")
+	if err := os.RemoveAll(scratch); err != nil { // a dead run's leftovers
+		return nil, err
+	}
+	defaults := o.Clone()
+	defaults.EnsureDefaults()
+	wo := defaults.MakeWriterOptions(0, db.TableFormat())
+	wo.FilterPolicy = nil // term cells are read by range, never looked up
+	return &sortedLoad{db: db, dir: scratch, writer: wo, spill: make(chan struct{}, 1)}, nil
+}
+
+// newChunk returns an empty chunk, the spilled one if there is one; mu held.
+func (l *sortedLoad) newChunk() *chunk {
+	if c := l.free; c != nil {
+		l.free = nil
+		c.arena, c.ents = c.arena[:0], c.ents[:0]
+		return c
+	}
+	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8)}
+}
+
+// Take copies the cells of sortedTables into the load and returns the
+// others (cells itself when it takes none; cells is not modified).
+func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
+	if p := l.failed.Load(); p != nil {
+		return nil, *p
+	}
+	taken, rest := 0, []schemas.Cell(nil)
+	for i := range cells {
+		if sortedTables[cells[i].Table] {
+			taken++
+		}
+	}
+	switch {
+	case taken == 0:
+		return cells, nil
+	case taken < len(cells):
+		rest = make([]schemas.Cell, 0, len(cells)-taken)
+		for i := range cells {
+			if !sortedTables[cells[i].Table] {
+				rest = append(rest, cells[i])
+			}
+		}
+	}
+	l.mu.Lock()
+	if l.cur == nil {
+		l.cur = l.newChunk()
+	}
+	c := l.cur
+	for i := range cells {
+		t := &cells[i]
+		if !sortedTables[t.Table] {
+			continue
+		}
+		off := len(c.arena)
+		c.arena = append(c.arena, byte(t.Table))
+		c.arena = append(c.arena, t.Key...)
+		klen := len(c.arena) - off
+		if !t.Delete {
+			c.arena = append(c.arena, t.Value...)
+		}
+		c.ents = append(c.ents, entry{prefix: prefix8(c.arena[off : off+klen]), off: uint32(off), klen: uint32(klen),
+			vlen: uint32(len(c.arena) - off - klen), del: t.Delete})
+	}
+	l.cells += int64(taken)
+	var full *chunk
+	if len(c.arena) >= sortedChunkBytes {
+		full, l.cur = c, nil
+	}
+	l.mu.Unlock()
+	if full != nil {
+		l.spillChunk(full)
+	}
+	return rest, nil
+}
+
+// spillChunk sorts c and writes it as a run, in the background; it waits
+// while an earlier chunk is still being spilled (memory stays at two
+// chunks).
+func (l *sortedLoad) spillChunk(c *chunk) {
+	l.spill <- struct{}{}
+	l.mu.Lock()
+	run := l.nextRun
+	l.nextRun++
+	l.runs = append(l.runs, nil)
+	l.mu.Unlock()
+	l.spills.Add(1)
+	go func() {
+		defer l.spills.Done()
+		defer func() { <-l.spill }()
+		files, err := l.writeRun(c, sortChunk(c, 1), run)
+		if err != nil {
+			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
+			return
+		}
+		l.mu.Lock()
+		l.runs[run] = files
+		l.free = c
+		l.mu.Unlock()
+	}()
+}
+
+func (l *sortedLoad) fail(err error) { l.failed.CompareAndSwap(nil, &err) }
+
+func prefix8(k []byte) uint64 {
+	var b [8]byte
+	copy(b[:], k)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// sortRun is how many entries are sorted at once: a run of a chunk whose
+// keys (about 6 MB of the arena) stay in the processor's cache while they
+// are compared. A chunk is sorted as such runs, merged when it is written.
+var sortRun = 1 << 17
+
+// sortChunk sorts c's entries in runs of sortRun, by key and then by the
+// order they were added, on up to workers cores, and returns the runs.
+func sortChunk(c *chunk, workers int) [][]entry {
+	var runs [][]entry
+	for i := 0; i < len(c.ents); i += sortRun {
+		runs = append(runs, c.ents[i:min(i+sortRun, len(c.ents))])
+	}
+	var g errgroup.Group
+	g.SetLimit(max(1, workers))
+	for _, r := range runs {
+		g.Go(func() error {
+			slices.SortFunc(r, func(a, b entry) int {
+				if a.prefix != b.prefix {
+					if a.prefix < b.prefix {
+						return -1
+					}
+					return 1
+				}
+				if r := bytes.Compare(c.key(&a), c.key(&b)); r != 0 {
+					return r
+				}
+				return int(a.off) - int(b.off)
+			})
+			return nil
+		})
+	}
+	g.Wait()
+	return runs
+}
+
+// partitionBounds sets the partition boundaries, once, from a sorted
+// chunk: keys that cut it into as many parts as there are cores, so that
+// the end of the load merges the parts at once.
+func (l *sortedLoad) partitionBounds(c *chunk, runs [][]entry) [][]byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bounds == nil {
+		parts := max(1, runtime.GOMAXPROCS(0))
+		l.bounds = [][]byte{}
+		// The first run's quantiles: a sample of the chunk's keys.
+		r := runs[0]
+		for i := 1; i < parts && len(r) > 0; i++ {
+			k := bytes.Clone(c.key(&r[len(r)*i/parts]))
+			if len(l.bounds) == 0 || bytes.Compare(l.bounds[len(l.bounds)-1], k) < 0 {
+				l.bounds = append(l.bounds, k)
+			}
+		}
+	}
+	return l.bounds
+}
+
+// chunkSources returns, per partition, a source for each sorted run of c
+// (ranked from rank on, in the order they were added).
+func chunkSources(c *chunk, runs [][]entry, bounds [][]byte, rank int) [][]ranked {
+	parts := make([][]ranked, len(bounds)+1)
+	for i, r := range runs {
+		from := 0
+		for p := range parts {
+			to := len(r)
+			if p < len(bounds) {
+				n, _ := slices.BinarySearchFunc(r[from:], bounds[p], func(e entry, k []byte) int { return bytes.Compare(c.key(&e), k) })
+				to = from + n
+			}
+			if to > from {
+				parts[p] = append(parts[p], ranked{&chunkSource{c: c, ents: r[from:to], i: -1}, rank + i})
+			}
+			from = to
+		}
+	}
+	return parts
+}
+
+// writeRun writes sorted chunk c as run files, one per partition, and
+// returns their paths.
+func (l *sortedLoad) writeRun(c *chunk, runs [][]entry, run int) ([]string, error) {
+	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+		return nil, err
+	}
+	parts := chunkSources(c, runs, l.partitionBounds(c, runs), 0)
+	files := make([]string, len(parts))
+	for p, srcs := range parts {
+		files[p] = filepath.Join(l.dir, fmt.Sprintf("run-%05d-%02d", run, p))
+		if err := writeRunFile(files[p], srcs); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// A run file is a sequence of records, keys in order and prefix-compressed:
+// uvarint shared, uvarint unshared, the key's unshared bytes, uvarint
+// value length << 1 | deleted, the value.
+func writeRunFile(path string, srcs []ranked) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var prev []byte
+	var hdr [3 * binary.MaxVarintLen64]byte
+	err = merge(context.Background(), srcs, nil, func(k, v []byte, del bool) error {
+		shared := commonPrefix(prev, k)
+		n := binary.PutUvarint(hdr[:], uint64(shared))
+		n += binary.PutUvarint(hdr[n:], uint64(len(k)-shared))
+		w.Write(hdr[:n])
+		w.Write(k[shared:])
+		flag := uint64(len(v)) << 1
+		if del {
+			flag |= 1
+		}
+		n = binary.PutUvarint(hdr[:], flag)
+		w.Write(hdr[:n])
+		_, err := w.Write(v)
+		prev = append(prev[:0], k...)
+		return err
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// source is one sorted input of a merge: a sorted run of a chunk in
+// memory, or a run file's partition.
+type source interface {
+	next() (bool, error)
+	key() []byte
+	value() []byte
+	deleted() bool
+}
+
+// ranked is a source and its rank: of equal keys, the one of the higher
+// rank was written later and wins.
+type ranked struct {
+	source
+	rank int
+}
+
+type fileSource struct {
+	r    *bufio.Reader
+	f    *os.File
+	k, v []byte
+	del  bool
+}
+
+func openFileSource(path string) (*fileSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &fileSource{f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
+}
+
+func (s *fileSource) next() (bool, error) {
+	shared, err := binary.ReadUvarint(s.r)
+	if err == io.EOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+	}
+	unshared, err := binary.ReadUvarint(s.r)
+	if err != nil {
+		return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+	}
+	if shared > uint64(len(s.k)) {
+		return false, fmt.Errorf("run %s: corrupt record", s.f.Name())
+	}
+	s.k = slices.Grow(s.k[:shared], int(unshared))[:shared+unshared]
+	if _, err := io.ReadFull(s.r, s.k[shared:]); err != nil {
+		return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+	}
+	flag, err := binary.ReadUvarint(s.r)
+	if err != nil {
+		return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+	}
+	s.del = flag&1 == 1
+	s.v = slices.Grow(s.v[:0], int(flag>>1))[:flag>>1]
+	if _, err := io.ReadFull(s.r, s.v); err != nil {
+		return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+	}
+	return true, nil
+}
+
+func (s *fileSource) key() []byte   { return s.k }
+func (s *fileSource) value() []byte { return s.v }
+func (s *fileSource) deleted() bool { return s.del }
+
+type chunkSource struct {
+	c    *chunk
+	ents []entry
+	i    int
+}
+
+func (s *chunkSource) next() (bool, error) {
+	s.i++
+	return s.i < len(s.ents), nil
+}
+func (s *chunkSource) key() []byte   { return s.c.key(&s.ents[s.i]) }
+func (s *chunkSource) value() []byte { return s.c.value(&s.ents[s.i]) }
+func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
+
+// mergeHeap orders sources by key, then by rank (later writes last).
+type mergeHeap []ranked
+
+func (h mergeHeap) less(i, j int) bool {
+	if r := bytes.Compare(h[i].key(), h[j].key()); r != 0 {
+		return r < 0
+	}
+	return h[i].rank < h[j].rank
+}
+
+func (h mergeHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// merge calls emit with each key of srcs in order, once, with its last
+// write (the highest rank's). counted, if not nil, counts the keys
+// emitted. It stops at the first error and when ctx is done.
+func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(k, v []byte, del bool) error) error {
+	h := make(mergeHeap, 0, len(srcs))
+	for _, s := range srcs {
+		ok, err := s.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, s)
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	var pk, pv []byte
+	pdel, have, n := false, false, 0
+	for len(h) > 0 {
+		k := h[0].key()
+		if have && !bytes.Equal(k, pk) {
+			if err := emit(pk, pv, pdel); err != nil {
+				return err
+			}
+			if n++; n%65536 == 0 && counted != nil {
+				counted.Add(65536)
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
+		pk, pv, pdel, have = append(pk[:0], k...), append(pv[:0], h[0].value()...), h[0].deleted(), true
+		ok, err := h[0].next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		h.down(0)
+	}
+	if have {
+		if err := emit(pk, pv, pdel); err != nil {
+			return err
+		}
+		n++
+	}
+	if counted != nil {
+		counted.Add(int64(n % 65536))
+	}
+	return nil
+}
+
+// Finish sorts what is left in memory, merges it with the spilled runs
+// into tables and ingests them, one partition per core at once. It says
+// every compactReportEvery how far it is (logLine). The load is empty
+// after.
+func (l *sortedLoad) Finish(ctx context.Context) error {
+	l.mu.Lock()
+	last := l.cur
+	l.cur = nil
+	l.mu.Unlock()
+	l.spills.Wait()
+	if p := l.failed.Load(); p != nil {
+		return *p
+	}
+	if last == nil && len(l.runs) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	var merged atomic.Int64
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(compactReportEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				logLine(slog.LevelInfo, "store writing terms", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
+					fmt.Sprintf("storeio: writing the term index: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	var lastParts [][]ranked
+	bounds := l.bounds
+	if last != nil {
+		runs := sortChunk(last, runtime.GOMAXPROCS(0))
+		bounds = l.partitionBounds(last, runs)
+		lastParts = chunkSources(last, runs, bounds, len(l.runs))
+	}
+	tables := make([][]string, len(bounds)+1)
+	g, gctx := errgroup.WithContext(ctx)
+	for p := range tables {
+		g.Go(func() error {
+			var srcs []ranked
+			defer func() {
+				for _, s := range srcs {
+					if fs, ok := s.source.(*fileSource); ok {
+						fs.f.Close()
+					}
+				}
+			}()
+			for r, files := range l.runs {
+				fs, err := openFileSource(files[p])
+				if err != nil {
+					return err
+				}
+				srcs = append(srcs, ranked{fs, r})
+			}
+			if lastParts != nil {
+				srcs = append(srcs, lastParts[p]...)
+			}
+			paths, err := l.writeTables(gctx, p, srcs, &merged)
+			tables[p] = paths
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return fmt.Errorf("storeio: writing the sorted term index: %w", err)
+	}
+	var paths []string
+	for _, t := range tables {
+		paths = append(paths, t...)
+	}
+	if len(paths) > 0 {
+		if err := l.db.Ingest(ctx, paths); err != nil {
+			return fmt.Errorf("storeio: ingesting the sorted term index: %w", err)
+		}
+	}
+	l.runs, l.bounds = nil, nil
+	return os.RemoveAll(l.dir)
+}
+
+// writeTables merges srcs (a partition's runs) into tables of about
+// sortedTableBytes and returns their paths.
+func (l *sortedLoad) writeTables(ctx context.Context, part int, srcs []ranked, merged *atomic.Int64) ([]string, error) {
+	var paths []string
+	var w *sstable.Writer
+	err := merge(ctx, srcs, merged, func(k, v []byte, del bool) error {
+		if w == nil {
+			path := filepath.Join(l.dir, fmt.Sprintf("table-%02d-%04d.sst", part, len(paths)))
+			f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+			if err != nil {
+				return err
+			}
+			paths = append(paths, path)
+			w = sstable.NewWriter(objstorageprovider.NewFileWritable(f), l.writer)
+		}
+		var err error
+		if del {
+			err = w.Delete(k)
+		} else {
+			err = w.Set(k, v)
+		}
+		if err != nil {
+			return err
+		}
+		if w.Raw().EstimatedSize() >= sortedTableBytes {
+			err, w = w.Close(), nil
+		}
+		return err
+	})
+	if w != nil {
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return paths, err
+}

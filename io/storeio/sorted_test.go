@@ -1,0 +1,157 @@
+package storeio
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TestSortedLoadKeepsLastWrite bulk loads term cells through the sorted
+// load with chunks and sort runs small enough that every path is taken
+// (runs spilled to files, a chunk sorted in several runs and merged, the
+// last chunk merged from memory, partitions), overwriting and deleting
+// keys across chunks, over a store that already holds some of them: the
+// term table ends equal to a model where the last write of each key wins.
+// The other tables' cells pass through the memtable as before.
+func TestSortedLoadKeepsLastWrite(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		chunkBytes int
+		sortRun    int
+		writes     int
+	}{
+		{"one chunk in memory", 1 << 20, 1 << 17, 500},
+		{"runs and sort runs", 2 << 10, 7, 3000},
+		{"many small runs", 256, 3, 2000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldChunk, oldRun := sortedChunkBytes, sortRun
+			sortedChunkBytes, sortRun = tc.chunkBytes, tc.sortRun
+			t.Cleanup(func() { sortedChunkBytes, sortRun = oldChunk, oldRun })
+
+			dir := filepath.Join(t.TempDir(), "store")
+			model := map[string]string{}
+			key := func(i int) []byte {
+				return schemas.TermRow{Term: fmt.Sprintf("term%03d", i%97), Field: "text", Key: schemas.RowKey{byte(i % 5), byte(i)}}.Cell().Key
+			}
+			// Earlier data, written through the memtable.
+			s, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before []schemas.Cell
+			for i := range 300 {
+				k := key(i)
+				before = append(before, schemas.Cell{Table: schemas.TableTerms, Key: k, Value: []byte("old")})
+				model[string(k)] = "old"
+			}
+			if err := s.Write(before); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			s, err = OpenBulk(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.sorted == nil {
+				t.Fatal("a bulk store has no sorted load")
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(tc.writes)))
+			other := 0
+			for w := 0; w < tc.writes; {
+				var cells []schemas.Cell
+				for range rng.IntN(8) + 1 {
+					k := key(rng.IntN(600))
+					if rng.IntN(5) == 0 {
+						cells = append(cells, schemas.Cell{Table: schemas.TableTerms, Key: k, Delete: true})
+						delete(model, string(k))
+					} else {
+						v := fmt.Sprint(w)
+						cells = append(cells, schemas.Cell{Table: schemas.TableTerms, Key: k, Value: []byte(v)})
+						model[string(k)] = v
+					}
+					w++
+				}
+				if rng.IntN(3) == 0 {
+					cells = append(cells, schemas.FrequencyRow{Minute: fmt.Sprintf("2026110112%02d", other%60), Lang: "en", Count: int64(other + 1)}.Cell())
+					other++
+				}
+				rest, err := s.sorted.Take(cells)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range rest {
+					if c.Table == schemas.TableTerms {
+						t.Fatalf("Take returned a term cell")
+					}
+				}
+				if err := s.Write(rest); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
+				t.Fatalf("FlushOpen: %v, %v", ok, err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "bulk-load")); !os.IsNotExist(err) {
+				t.Errorf("the bulk load's scratch directory is left behind (%v)", err)
+			}
+			got := map[string]string{}
+			err = s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
+				got[string(k)] = string(v)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(model) {
+				t.Errorf("term table holds %d cells, want %d", len(got), len(model))
+			}
+			for k, v := range model {
+				if got[k] != v {
+					t.Errorf("cell %q = %q, want %q", k, got[k], v)
+				}
+			}
+			freq := 0
+			s.Scan(context.Background(), schemas.TableFrequency, nil, nil, func(k, v []byte) error { freq++; return nil })
+			if want := min(other, 60); freq != want {
+				t.Errorf("frequency table holds %d cells, want %d", freq, want)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestSortedLoadFinishedOnClose closes a bulk store without FlushOpen:
+// what the sorted load holds is ingested, not lost.
+func TestSortedLoadFinishedOnClose(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := schemas.TermRow{Term: "hello", Field: "text", Key: schemas.RowKey{1}}.Cell()
+	if rest, err := s.sorted.Take([]schemas.Cell{cell}); err != nil || len(rest) != 0 {
+		t.Fatalf("Take: %v, %v", rest, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok, err := s.Get(schemas.TableTerms, cell.Key); err != nil || !ok {
+		t.Fatalf("term cell after Close: found %v, %v", ok, err)
+	}
+}
