@@ -420,55 +420,96 @@ func (s *chunkSource) key() []byte   { return s.c.key(&s.ents[s.i]) }
 func (s *chunkSource) value() []byte { return s.c.value(&s.ents[s.i]) }
 func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
 
-// mergeHeap orders sources by key, then by rank (later writes last).
-type mergeHeap []ranked
-
-func (h mergeHeap) less(i, j int) bool {
-	if r := bytes.Compare(h[i].key(), h[j].key()); r != 0 {
-		return r < 0
-	}
-	return h[i].rank < h[j].rank
+// loserTree merges sources: a tournament whose inner nodes hold the
+// loser of their match and whose root is the smallest source, by key and
+// then by rank (later writes last). Advancing the winner replays its path
+// to the root: log2(sources) comparisons, half of a heap's.
+type loserTree struct {
+	srcs []ranked
+	done []bool // the source has ended: it loses every match
+	node []int  // node[i], i >= 1: the loser of match i; node[0]: the winner
 }
 
-func (h mergeHeap) down(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			return
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+// beats reports whether source a comes before source b.
+func (t *loserTree) beats(a, b int) bool {
+	switch {
+	case t.done[b]:
+		return true
+	case t.done[a]:
+		return false
 	}
+	if r := bytes.Compare(t.srcs[a].key(), t.srcs[b].key()); r != 0 {
+		return r < 0
+	}
+	return t.srcs[a].rank < t.srcs[b].rank
+}
+
+// newLoserTree builds the tree over srcs, each moved to its first key.
+func newLoserTree(srcs []ranked) (*loserTree, error) {
+	t := &loserTree{srcs: srcs, done: make([]bool, len(srcs)), node: make([]int, len(srcs))}
+	for i, s := range srcs {
+		ok, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		t.done[i] = !ok
+	}
+	if len(srcs) > 0 {
+		t.node[0] = t.build(1)
+	}
+	return t, nil
+}
+
+// build plays the matches of the subtree at node i (leaves are nodes
+// len(srcs) .. 2*len(srcs)-1, source = node - len(srcs)) and returns its
+// winner.
+func (t *loserTree) build(i int) int {
+	k := len(t.srcs)
+	if i >= k {
+		return i - k
+	}
+	a, b := t.build(2*i), t.build(2*i+1)
+	if t.beats(b, a) {
+		a, b = b, a
+	}
+	t.node[i] = b
+	return a
+}
+
+// ok reports whether a source has a key left; top returns it.
+func (t *loserTree) ok() bool     { return len(t.srcs) > 0 && !t.done[t.node[0]] }
+func (t *loserTree) top() *ranked { return &t.srcs[t.node[0]] }
+
+// advance moves the winner to its next key and replays its matches.
+func (t *loserTree) advance() error {
+	w := t.node[0]
+	ok, err := t.srcs[w].next()
+	if err != nil {
+		return err
+	}
+	t.done[w] = !ok
+	for i := (w + len(t.srcs)) / 2; i >= 1; i /= 2 {
+		if t.beats(t.node[i], w) {
+			t.node[i], w = w, t.node[i]
+		}
+	}
+	t.node[0] = w
+	return nil
 }
 
 // merge calls emit with each key of srcs in order, once, with its last
 // write (the highest rank's). counted, if not nil, counts the keys
 // emitted. It stops at the first error and when ctx is done.
 func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(k, v []byte, del bool) error) error {
-	h := make(mergeHeap, 0, len(srcs))
-	for _, s := range srcs {
-		ok, err := s.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			h = append(h, s)
-		}
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
+	t, err := newLoserTree(srcs)
+	if err != nil {
+		return err
 	}
 	var pk, pv []byte
 	pdel, have, n := false, false, 0
-	for len(h) > 0 {
-		k := h[0].key()
+	for t.ok() {
+		s := t.top()
+		k := s.key()
 		if have && !bytes.Equal(k, pk) {
 			if err := emit(pk, pv, pdel); err != nil {
 				return err
@@ -480,16 +521,10 @@ func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(
 				}
 			}
 		}
-		pk, pv, pdel, have = append(pk[:0], k...), append(pv[:0], h[0].value()...), h[0].deleted(), true
-		ok, err := h[0].next()
-		if err != nil {
+		pk, pv, pdel, have = append(pk[:0], k...), append(pv[:0], s.value()...), s.deleted(), true
+		if err := t.advance(); err != nil {
 			return err
 		}
-		if !ok {
-			h[0] = h[len(h)-1]
-			h = h[:len(h)-1]
-		}
-		h.down(0)
 	}
 	if have {
 		if err := emit(pk, pv, pdel); err != nil {
