@@ -81,7 +81,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)
 	elapsed := time.Since(started)
-	var compacted time.Duration // of elapsed, compacting the store
+	var flushed, compacted time.Duration // of elapsed, finishing the store
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
 	if err != nil && ctx.Err() != nil {
 		// Stopped from outside (a signal): not a failure of the pipeline.
@@ -103,7 +103,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if opts.BulkStore {
 		// The sinks loaded the store without a log: flush it before the
 		// run counts as done.
-		if _, err := storeio.FlushOpen(ctx, cfg.Store); err != nil {
+		flushStart := time.Now()
+		_, err := storeio.FlushOpen(ctx, cfg.Store)
+		flushed = time.Since(flushStart)
+		if err != nil {
 			failure := &RunError{Step: "storeio.FlushOpen", Cause: err.Error()}
 			rec.Status, rec.Error = RunFailed, failure.Error()
 			recordRun(context.WithoutCancel(ctx), rec)
@@ -151,6 +154,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	sum := SummaryFromResult(result, elapsed)
 	sum.CompactSeconds = compacted.Seconds()
+	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {

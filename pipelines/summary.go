@@ -57,10 +57,14 @@ type Summary struct {
 	// CompactSeconds is the part of the tail spent compacting the store
 	// after a bounded load (Config.NoCompact), 0 if it was not compacted.
 	CompactSeconds float64 `json:"compact_seconds,omitempty"`
+	// FlushSeconds is the part of the tail spent making a bounded load
+	// durable (storeio.FlushOpen): the sorted term index merged and
+	// ingested, the memtables flushed.
+	FlushSeconds float64 `json:"flush_seconds,omitempty"`
 }
 
 // TailSeconds returns the seconds from the last item read to the end of
-// the run (0 if unknown), CompactSeconds included.
+// the run (0 if unknown), FlushSeconds and CompactSeconds included.
 func (s Summary) TailSeconds() float64 {
 	if s.ReadSeconds <= 0 {
 		return 0

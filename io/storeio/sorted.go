@@ -541,18 +541,29 @@ func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(
 // Finish sorts what is left in memory, merges it with the spilled runs
 // into tables and ingests them, one partition per core at once. It says
 // every compactReportEvery how far it is (logLine). The load is empty
-// after.
-func (l *sortedLoad) Finish(ctx context.Context) error {
+// after. If it fails (or ctx is done) it can be called again: it keeps
+// what it holds until its tables are ingested.
+func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	l.mu.Lock()
 	last := l.cur
 	l.cur = nil
 	l.mu.Unlock()
+	defer func() {
+		if err != nil && last != nil {
+			l.mu.Lock()
+			l.cur = last
+			l.mu.Unlock()
+		}
+	}()
 	l.spills.Wait()
 	if p := l.failed.Load(); p != nil {
 		return *p
 	}
 	if last == nil && len(l.runs) == 0 {
 		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(l.dir, 0o755); err != nil {
 		return err
@@ -620,7 +631,7 @@ func (l *sortedLoad) Finish(ctx context.Context) error {
 			return fmt.Errorf("storeio: ingesting the sorted term index: %w", err)
 		}
 	}
-	l.runs, l.bounds = nil, nil
+	l.runs, l.bounds, last = nil, nil, nil
 	return os.RemoveAll(l.dir)
 }
 

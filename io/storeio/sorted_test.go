@@ -155,3 +155,42 @@ func TestSortedLoadFinishedOnClose(t *testing.T) {
 		t.Fatalf("term cell after Close: found %v, %v", ok, err)
 	}
 }
+
+// TestSortedLoadFinishAgainAfterCancel cancels the end of a bulk load
+// (a signal while the term index is written): it fails, and a second
+// FlushOpen (the run recording itself as interrupted) still ingests every
+// cell, spilled or in memory.
+func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 1 << 10
+	t.Cleanup(func() { sortedChunkBytes = old })
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var cells []schemas.Cell
+	for i := range 211 {
+		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i), Field: "text", Key: schemas.RowKey{byte(i)}}.Cell())
+		if _, err := s.sorted.Take(cells[i:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.sorted.cur == nil || len(s.sorted.runs) == 0 {
+		t.Fatal("the test wants cells both spilled and in memory")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := FlushOpen(ctx, dir); err == nil {
+		t.Fatal("FlushOpen with a cancelled context did not fail")
+	}
+	if _, err := FlushOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error { n++; return nil })
+	if n != len(cells) {
+		t.Fatalf("term table holds %d cells after a cancelled and a second FlushOpen, want %d", n, len(cells))
+	}
+}
