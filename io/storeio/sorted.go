@@ -46,7 +46,7 @@ var sortedTables = [256]bool{schemas.TableTerms: true}
 // sortedChunkBytes is how many bytes of cells a chunk holds before it is
 // sorted and spilled; two chunks at most are in memory (one filling, one
 // spilling).
-var sortedChunkBytes = 64 << 20
+var sortedChunkBytes = 32 << 20
 
 // sortedTableBytes is the size of the tables the load's end writes.
 const sortedTableBytes = 128 << 20
@@ -107,7 +107,8 @@ func (l *sortedLoad) newChunk() *chunk {
 		c.arena, c.ents = c.arena[:0], c.ents[:0]
 		return c
 	}
-	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8)}
+	// A term cell takes about 45 bytes of the arena.
+	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8), ents: make([]entry, 0, sortedChunkBytes/40)}
 }
 
 // Take copies the cells of sortedTables into the load and returns the
