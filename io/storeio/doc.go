@@ -14,6 +14,13 @@
 //	deadletter 'd' + source 0 + line [+ item]     item when > 0 (schemas.DeadLetterRow)
 //	meta       'm' + name
 //
+// A bounded run whose workers run in the submitting process bulk loads the
+// store (OpenBulk, BulkWrite): no write-ahead log, and the term index, most
+// of a tweet's cells, bypasses the memtable: its cells are sorted in memory
+// a chunk at a time, spilled as sorted runs, and merged at the end of the
+// run (FlushOpen) into sorted tables that Pebble ingests into its last
+// level (sorted.go). The run then compacts the rest (CompactOpen).
+//
 // A store is opened once per process and shared: Beam runs several bundles
 // of the sink at once in one process under prism and the portable runner
 // with LOOPBACK workers, and Pebble allows one process per directory. Workers
