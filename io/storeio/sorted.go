@@ -571,21 +571,10 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	start := time.Now()
 	var merged atomic.Int64
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(compactReportEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				logLine(slog.LevelInfo, "store writing terms", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
-					fmt.Sprintf("storeio: writing the term index: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
-			}
-		}
-	}()
+	defer every(compactReportEvery, func() {
+		logLine(slog.LevelInfo, "store writing terms", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
+			fmt.Sprintf("storeio: writing the term index: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
+	})()
 	var lastParts [][]ranked
 	bounds := l.bounds
 	if last != nil {

@@ -366,35 +366,21 @@ func (s *Store) compact(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
 	reported := false
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(compactReportEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				reported = true
-				m := s.db.Metrics()
-				logLine(slog.LevelInfo, "store compacting", []any{"dir", s.dir, "seconds", time.Since(start).Round(time.Second).Seconds(),
-					"l0_files", m.Levels[0].TablesCount, "bytes", int64(m.DiskSpaceUsage()), "compacting_bytes", m.Compact.InProgressBytes},
-					fmt.Sprintf("storeio: compacting %s after the bulk load: %s, %d first-level files left, %.0f MB on disk",
-						s.dir, time.Since(start).Round(time.Second), m.Levels[0].TablesCount, float64(m.DiskSpaceUsage())/1e6))
-			}
-		}
-	}()
+	stop := every(compactReportEvery, func() {
+		reported = true
+		m := s.db.Metrics()
+		logLine(slog.LevelInfo, "store compacting", []any{"dir", s.dir, "seconds", time.Since(start).Round(time.Second).Seconds(),
+			"l0_files", m.Levels[0].TablesCount, "bytes", int64(m.DiskSpaceUsage()), "compacting_bytes", m.Compact.InProgressBytes},
+			fmt.Sprintf("storeio: compacting %s after the bulk load: %s, %d first-level files left, %.0f MB on disk",
+				s.dir, time.Since(start).Round(time.Second), m.Levels[0].TablesCount, float64(m.DiskSpaceUsage())/1e6))
+	})
 	// Every table's keys start with its byte (appendKey), below 0xff.
 	// The run is over: the compaction may use every core.
 	s.compactions.Store(int32(max(1, runtime.GOMAXPROCS(0))))
 	err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true)
 	s.compactions.Store(1)
-	close(done)
-	wg.Wait()
+	stop()
 	if err != nil {
 		return fmt.Errorf("store %s: compact: %w", s.dir, err)
 	}
@@ -410,6 +396,28 @@ func (s *Store) compact(ctx context.Context) error {
 				s.dir, time.Since(start).Round(100*time.Millisecond), float64(after.Bytes)/1e6, float64(before.Bytes)/1e6, before.L0Files, before.Levels))
 	}
 	return nil
+}
+
+// every calls fn every d, in a goroutine, until the returned stop is
+// called; stop returns once a running fn is done.
+func every(d time.Duration, fn func()) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fn()
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 // waitObsoleteDeleted waits, at most max, until the tables no longer
