@@ -22,26 +22,26 @@ run: build
 
 ## test: every test of the repository (prism runs in process). CI runs it.
 test: vet
-	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen
+	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen/...
 
 ## test-short: the inner loop, under a minute on 2 cores: every test but the long end-to-end
 ## ones, which skip under -short saying what the full suite covers. TESTFLAGS=-count=1 to rerun
 ## cached results.
 TESTFLAGS ?=
 test-short:
-	$(GO) test -short -timeout 5m $(TESTFLAGS) ./... ./testdata/gen
+	$(GO) test -short -timeout 5m $(TESTFLAGS) ./... ./testdata/gen/...
 
-## vet: go vet over every package, the generator (testdata/gen, outside ./...) included.
+## vet: go vet over every package, the generator (testdata/gen/..., outside ./...) included.
 vet:
-	$(GO) vet ./... ./testdata/gen ./testdata/postgres
+	$(GO) vet ./... ./testdata/gen/... ./testdata/postgres
 
 ## lint: gofmt (must list no file), go vet and staticcheck (pinned; run through the module proxy,
-## so go.mod does not list it) over every package and testdata/gen, and .ci/layers (no import
+## so go.mod does not list it) over every package and testdata/gen/..., and .ci/layers (no import
 ## points up schemas <- transforms/flow <- transforms <- io <- pipelines). CI runs it before make test.
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -l lists files to format (gofmt -w them):"; echo "$$out"; exit 1; fi
-	$(STATICCHECK) ./... ./testdata/gen ./testdata/postgres
+	$(STATICCHECK) ./... ./testdata/gen/... ./testdata/postgres
 	./.ci/layers
 
 ## fuzz: run each fuzz target for $(FUZZTIME) (make test runs only their seeds, as go test does):

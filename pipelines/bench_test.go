@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 )
 
 var (
@@ -113,15 +114,12 @@ func benchData(b *testing.B, name string, n int, seed int, span time.Duration) s
 	if _, err := os.Stat(filepath.Join(data, "EXPECTED.json")); err == nil {
 		return data
 	}
-	args := []string{"run", "./testdata/gen", "bench", "-n", fmt.Sprint(n), "-seed", fmt.Sprint(seed), "-out", data}
-	if span > 0 {
-		args = append(args, "-span", span.String())
-	}
-	gen := exec.Command("go", args...)
-	gen.Dir, gen.Stdout, gen.Stderr = root, os.Stdout, os.Stderr
-	if err := gen.Run(); err != nil {
+	start := time.Now()
+	e, size, err := tweetgen.WriteBench(context.Background(), tweetgen.BenchConfig{N: n, Seed: uint64(seed), Span: span, Out: data})
+	if err != nil {
 		b.Fatalf("generate: %v", err)
 	}
+	fmt.Printf("bench data: %d tweets, %.1f MB in %s (%.1f s)\n", e.Read, float64(size)/1e6, data, time.Since(start).Seconds())
 	return data
 }
 

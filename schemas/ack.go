@@ -135,6 +135,19 @@ func (s AckSet) Encode(fn func(source string, data []byte)) {
 	}
 }
 
+// Release ends a sink's bundle whose writes returned err: if err is nil
+// (the writes are durable) it hands the set's acknowledgements on with
+// Encode; otherwise it drops them, for the records to be read again, and
+// returns err. Both sinks' WriteAcked end their bundles with it.
+func (s AckSet) Release(err error, fn func(source string, data []byte)) error {
+	if err != nil {
+		clear(s)
+		return err
+	}
+	s.Encode(fn)
+	return nil
+}
+
 // DecodeAcks calls fn with each acknowledgement of data, as AckSet.Encode
 // encoded them for source.
 func DecodeAcks(source string, data []byte, fn func(Ack)) error {

@@ -46,6 +46,13 @@ func (k RowKey) Hash() uint32 { return binary.BigEndian.Uint32(k[8:]) }
 // String renders the key as 24 lower-case hex digits.
 func (k RowKey) String() string { return hex.EncodeToString(k[:]) }
 
+// RawEnd returns a raw table key after every key of the tweets filed
+// under k (k followed by an 8-byte id) and before the next row key's: the
+// end of the raw range [k, k.RawEnd()) of one row key.
+func (k RowKey) RawEnd() []byte {
+	return append(append(make([]byte, 0, RawKeyLen+1), k[:]...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+}
+
 // RowKeyStart returns the smallest row key at or after Unix second sec: the
 // lower bound of a time-range scan.
 func RowKeyStart(sec int64) RowKey {

@@ -52,6 +52,24 @@ func TestRowKeyOrder(t *testing.T) {
 	}
 }
 
+// TestRawEnd: every raw key of a row key (any id) lies in [k, k.RawEnd()),
+// and the next row key's do not.
+func TestRawEnd(t *testing.T) {
+	k := schemas.RowKeyStart(100) // hash 0: the next row key adds 1
+	end := k.RawEnd()
+	for _, id := range []uint64{0, 1, 1 << 63, ^uint64(0)} {
+		key := schemas.RawRow{Key: k, ID: id}.Cell().Key
+		if bytes.Compare(key, k[:]) < 0 || bytes.Compare(key, end) >= 0 {
+			t.Errorf("raw key of id %d (%x) outside [%x, %x)", id, key, k[:], end)
+		}
+	}
+	next := k
+	next[schemas.RowKeyLen-1]++
+	if first := (schemas.RawRow{Key: next}).Cell().Key; bytes.Compare(first, end) < 0 {
+		t.Errorf("the next row key's first raw key %x is before %x", first, end)
+	}
+}
+
 // TestTweetKeyStable checks that a decoded tweet's key is the key of its
 // stored bytes, on every decode.
 func TestTweetKeyStable(t *testing.T) {

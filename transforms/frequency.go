@@ -287,25 +287,25 @@ func sortedKeys(m map[string]int64) []string {
 // encodeMinuteCounts encodes m with its keys in order: equal counts give
 // equal bytes.
 func encodeMinuteCounts(m MinuteCounts) []byte {
-	e := encoder{b: make([]byte, 0, 24*len(m.Counts)+4)}
-	e.uvarint(uint64(len(m.Counts)))
+	e := schemas.ElementEncoder{B: make([]byte, 0, 24*len(m.Counts)+4)}
+	e.Uvarint(uint64(len(m.Counts)))
 	for _, k := range sortedKeys(m.Counts) {
-		e.str(k)
-		e.varint(m.Counts[k])
+		e.Str(k)
+		e.Varint(m.Counts[k])
 	}
-	return e.b
+	return e.B
 }
 
 func decodeMinuteCounts(p []byte) (MinuteCounts, error) {
-	d := decoder{b: p}
-	n := d.uvarint()
-	if n > uint64(len(p)) {
-		return MinuteCounts{}, errShort
+	d := schemas.NewElementDecoder(p)
+	n := d.Count()
+	if d.Err() != nil {
+		return MinuteCounts{}, d.Err()
 	}
 	m := MinuteCounts{Counts: make(map[string]int64, n)}
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		k := d.str()
-		m.Counts[k] = d.varint()
+	for i := 0; i < n && d.Err() == nil; i++ {
+		k := d.Str()
+		m.Counts[k] = d.Varint()
 	}
-	return m, d.err
+	return m, d.Err()
 }

@@ -57,12 +57,7 @@ func (f *ackWriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell, _
 // FinishBundle waits for the bundle's writes, then hands on its
 // acknowledgements.
 func (f *ackWriteFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
-	if err := f.W.FinishBundle(ctx); err != nil {
-		clear(f.acks)
-		return err
-	}
-	f.acks.Encode(emit)
-	return nil
+	return f.acks.Release(f.W.FinishBundle(ctx), emit)
 }
 
 // Teardown releases the session.

@@ -22,11 +22,7 @@ type Reader struct {
 // NewReader validates cfg and returns a Reader over the process's shared
 // session for cfg's cluster. Close it when done.
 func NewReader(cfg Config) (*Reader, error) {
-	cfg = cfg.WithDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	s, release, err := acquireSession(cfg)
+	cfg, s, release, err := openSession(cfg)
 	if err != nil {
 		return nil, err
 	}

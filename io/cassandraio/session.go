@@ -11,7 +11,13 @@ import (
 
 // A gocql session is a connection pool to the whole cluster and is safe for
 // concurrent use: one per process per cluster configuration is enough, and
-// every DoFn instance and bundle of the process shares it.
+// every DoFn instance and bundle of the process shares it. The registry is
+// process-wide because the runner, not the pipeline, decides how many DoFn
+// instances a worker process runs and when each is set up and torn down:
+// a session per instance would open NumConns connections to every node for
+// each of them. Each acquireSession counts a reference and returns its own
+// release (once-only); the last release closes the session
+// (TestSessionsSharedAndReleased).
 var (
 	sessionsMu sync.Mutex
 	sessions   = map[string]*sharedSession{}
@@ -22,10 +28,24 @@ type sharedSession struct {
 	refs    int
 }
 
-// sessionKey identifies the cluster-level settings of cfg.
+// sessionKey identifies the cluster-level settings of cfg. The rest
+// (keyspace, consistency, page size, batching) is set on each statement,
+// so configurations differing only in it share a session.
 func sessionKey(cfg Config) string {
 	return fmt.Sprintf("%s|%d|%v|%v|%d|%s|%s", strings.Join(cfg.Hosts, ","), cfg.ProtocolVersion,
 		cfg.Timeout, cfg.ConnectTimeout, cfg.NumConns, cfg.Username, cfg.Password)
+}
+
+// openSession fills in cfg's defaults, validates it and acquires the
+// process's session for it: what every Reader, Writer and WriteFn does
+// first. It returns the completed cfg, the session and its release.
+func openSession(cfg Config) (Config, *gocql.Session, func(), error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, nil, err
+	}
+	s, release, err := acquireSession(cfg)
+	return cfg, s, release, err
 }
 
 // acquireSession returns the process's session for cfg (validated, with

@@ -67,11 +67,7 @@ type WriteFn struct {
 
 // Setup validates the configuration and acquires the shared session.
 func (f *WriteFn) Setup() error {
-	cfg := f.Config.WithDefaults()
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	s, release, err := acquireSession(cfg)
+	cfg, s, release, err := openSession(f.Config)
 	if err != nil {
 		return err
 	}

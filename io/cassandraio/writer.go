@@ -73,11 +73,7 @@ const rowOverhead = 32
 // NewWriter validates cfg and returns a Writer over the process's shared
 // session for cfg's cluster. Close it when done.
 func NewWriter(cfg Config) (*Writer, error) {
-	cfg = cfg.WithDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	s, release, err := acquireSession(cfg)
+	cfg, s, release, err := openSession(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -25,4 +25,15 @@
 // of the sink at once in one process under prism and the portable runner
 // with LOOPBACK workers, and Pebble allows one process per directory. Workers
 // in other processes or machines (Flink, Dataflow) need the Cassandra sink.
+//
+// The open databases are therefore a process-wide registry (store.go's
+// opened, by absolute directory), not a field of a DoFn or a pipeline: the
+// runner creates and tears down DoFn instances (the writers, the identity
+// reads, the run's own reads) on its own schedule, none of which owns the
+// database, and a second pebble.Open of the directory would fail on its
+// lock. Each Open, OpenBulk or OpenRead counts a reference and returns the
+// one shared *Store, opened with the first opener's options; each needs
+// exactly one Close, and the last flushes and closes the database, which
+// frees the directory for another process (TestOpenCountsReferences).
+// Snapshots (OpenReadOrSnapshot) are read-only copies outside the registry.
 package storeio

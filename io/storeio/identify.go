@@ -104,10 +104,7 @@ func (si storeIdentities) RawJSON(_ context.Context, k schemas.RowKey, id uint64
 }
 
 func (si storeIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
-	// The row key's raw cells: k followed by an 8-byte id, all below k
-	// followed by nine 0xff bytes.
-	end := append(k[:], 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
-	return si.s.Scan(ctx, schemas.TableRaw, k[:], end, func(key, value []byte) error {
+	return si.s.Scan(ctx, schemas.TableRaw, k[:], k.RawEnd(), func(key, value []byte) error {
 		r, err := schemas.DecodeRaw(key, value)
 		if err != nil {
 			return err

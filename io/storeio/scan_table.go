@@ -1,7 +1,6 @@
 package storeio
 
 import (
-	"bytes"
 	"context"
 	"errors"
 
@@ -27,7 +26,7 @@ func (s *Store) Lookup(ctx context.Context, table schemas.Table, key []byte) ([]
 		return s.Get(table, key)
 	}
 	var value []byte
-	err := s.Scan(ctx, schemas.TableRaw, key, append(bytes.Clone(key), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), func(_, v []byte) error {
+	err := s.Scan(ctx, schemas.TableRaw, key, schemas.RowKey(key).RawEnd(), func(_, v []byte) error {
 		value = append([]byte{}, v...) // non-nil: found; the scan owns v
 		return errFound
 	})

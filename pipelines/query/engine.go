@@ -137,7 +137,7 @@ func (d *decoder) decode(key, value []byte) (*schemas.Tweet, error) {
 // afterRowKey returns a key after every raw key that begins with row key
 // k and before those of the next row key.
 func afterRowKey(k []byte) []byte {
-	return append(append(make([]byte, 0, schemas.RawKeyLen+1), k[:schemas.RowKeyLen]...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	return schemas.RowKey(k[:schemas.RowKeyLen]).RawEnd()
 }
 
 func floorMod(a, b int64) int64 {

@@ -3,11 +3,8 @@ package query_test
 import (
 	"context"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -19,10 +16,12 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -78,16 +77,12 @@ func testData(t *testing.T) string {
 		if dataErr != nil {
 			return
 		}
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..", "..")
 		n := dataTweets
 		if testing.Short() {
 			n = dataTweetsShort
 		}
-		cmd := exec.Command("go", "run", "./testdata/gen", "bench", "-n", fmt.Sprint(n), "-seed", fmt.Sprint(dataSeed), "-span", "72h", "-out", dataDir)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			dataErr = fmt.Errorf("gen bench: %v\n%s", err, out)
+		c := tweetgen.BenchConfig{N: n, Seed: dataSeed, Span: 72 * time.Hour, Out: dataDir}
+		if _, _, dataErr = tweetgen.WriteBench(context.Background(), c); dataErr != nil {
 			return
 		}
 		os.Remove(filepath.Join(dataDir, "EXPECTED.json"))

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/klauspost/compress/zstd"
@@ -25,48 +24,7 @@ func produce(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	src := &lineSource{files: f.inputs, loop: f.loop, warn: stderr}
 	defer src.close()
-	w := f.writer()
-	defer w.Close()
-
-	start, lastReport := time.Now(), time.Now()
-	sent, reported := 0, 0
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for f.limit == 0 || sent < f.limit {
-		n := f.due(sent, start)
-		if n <= 0 {
-			select {
-			case <-ctx.Done():
-				return report(stderr, sent, start, nil)
-			case <-tick.C:
-			}
-			continue
-		}
-		msgs, err := src.next(n)
-		if err != nil {
-			return err
-		}
-		if len(msgs) == 0 {
-			break // every file sent
-		}
-		if err := w.WriteMessages(ctx, msgs...); err != nil {
-			if ctx.Err() != nil {
-				return report(stderr, sent, start, nil)
-			}
-			return report(stderr, sent, start, fmt.Errorf("produce: %w", err))
-		}
-		sent += len(msgs)
-		if now := time.Now(); !f.quiet && now.Sub(lastReport) >= time.Second {
-			fmt.Fprintf(stderr, "devbroker: produced %d messages (%.0f/s)\n", sent, float64(sent-reported)/now.Sub(lastReport).Seconds())
-			lastReport, reported = now, sent
-		}
-	}
-	return report(stderr, sent, start, nil)
-}
-
-func report(w io.Writer, sent int, start time.Time, err error) error {
-	fmt.Fprintf(w, "devbroker: produced %d messages in %v\n", sent, time.Since(start).Round(time.Millisecond))
-	return err
+	return f.send(ctx, stderr, src.next)
 }
 
 // lineSource reads the non-blank lines of files, in order, decompressing by

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/segmentio/kafka-go"
 
@@ -36,64 +35,34 @@ func replay(ctx context.Context, args []string, stderr io.Writer) error {
 	recs := make(chan []schemas.Record, 4)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readArchives(ctx, files, f.loop, recs) }()
-	w := f.writer()
-	defer w.Close()
-
-	start, lastReport := time.Now(), time.Now()
-	sent, reported, faulted := 0, 0, 0
 	var pending []schemas.Record
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for f.limit == 0 || sent < f.limit {
-		n := f.due(sent, start)
-		if n <= 0 {
-			select {
-			case <-ctx.Done():
-				return report(stderr, sent, start, nil)
-			case <-tick.C:
-			}
-			continue
-		}
-		for len(pending) < n {
-			batch, ok := <-recs
-			if !ok {
-				break
-			}
-			pending = append(pending, batch...)
-		}
-		if len(pending) == 0 {
-			if err := <-readErr; err != nil && ctx.Err() == nil {
-				return report(stderr, sent, start, err)
-			}
-			break // every file sent
-		}
+	eof := false
+	next := func(n int) ([]kafka.Message, error) {
 		var msgs []kafka.Message
-		for len(msgs) < n && len(pending) > 0 {
+		for len(msgs) < n && !eof {
+			if len(pending) == 0 {
+				batch, ok := <-recs
+				if !ok {
+					eof = true
+					if err := <-readErr; err != nil && ctx.Err() == nil {
+						return nil, err
+					}
+					break
+				}
+				pending = batch
+				continue
+			}
 			r := pending[0]
 			pending = pending[1:]
 			if r.Fault != "" {
-				faulted++
 				fmt.Fprintf(stderr, "devbroker: %s: %s; not sent\n", r.Origin, r.Fault)
 				continue
 			}
 			msgs = append(msgs, kafka.Message{Value: r.Data})
 		}
-		if len(msgs) == 0 {
-			continue
-		}
-		if err := w.WriteMessages(ctx, msgs...); err != nil {
-			if ctx.Err() != nil {
-				return report(stderr, sent, start, nil)
-			}
-			return report(stderr, sent, start, fmt.Errorf("replay: %w", err))
-		}
-		sent += len(msgs)
-		if now := time.Now(); !f.quiet && now.Sub(lastReport) >= time.Second {
-			fmt.Fprintf(stderr, "devbroker: produced %d records (%.0f/s)\n", sent, float64(sent-reported)/now.Sub(lastReport).Seconds())
-			lastReport, reported = now, sent
-		}
+		return msgs, nil
 	}
-	return report(stderr, sent, start, nil)
+	return f.send(ctx, stderr, next)
 }
 
 // readArchives sends the records of files, file by file (forever with

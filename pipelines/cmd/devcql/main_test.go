@@ -8,12 +8,12 @@ import (
 	"flag"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/pipelines/cmd/internal/cmdtest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -53,30 +53,12 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestVerboseLogsRefusals: under -v a statement the server refuses is
 // logged on standard error with the reason.
 func TestVerboseLogsRefusals(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	var stderr syncBuffer
+	var stderr cmdtest.SyncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-v"}, pw, &stderr); pw.Close() }()
 	addr, err := bufio.NewReader(pr).ReadString('\n')

@@ -49,12 +49,8 @@ func runBackfill(args []string) error {
 	if i, _ := verbAt(fs, args); i >= 0 && args[i] == "status" {
 		return runBackfillStatus(without(args, i))
 	}
-	pos, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNoArgs(args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	if err := backfillFlags(&sink, &run, *margin); err != nil {
 		return asUsage(err)
@@ -141,20 +137,16 @@ func runBackfillStatus(args []string) error {
 	to := fs.String("to", "", "end of the range to report (default: the latest recorded run)")
 	by := fs.String("by", "hour", "granularity: minute, hour or day")
 	format := fs.String("format", "table", "output: table (for people) or jsonl (an object per span, then one per run that did not succeed)")
-	pos, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNoArgs(args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
 	step, ok := steps[*by]
 	if !ok {
 		return usagef("--by %q: want minute, hour or day", *by)
 	}
-	if *format != "table" && *format != "jsonl" {
-		return usagef("--format %q: want table or jsonl", *format)
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	t1, err := parseTime("from", *from)
 	if err != nil {

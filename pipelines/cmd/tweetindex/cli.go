@@ -177,6 +177,28 @@ func (c *command) parse(args []string) ([]string, error) {
 	return pos, nil
 }
 
+// parseNoArgs parses args as parse does, for a command that takes no
+// positional argument: one is a usage error.
+func (c *command) parseNoArgs(args []string) error {
+	pos, err := c.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
+// checkFormat is the usage error of a --format that is not table or jsonl,
+// the two forms of the summaries of forget and backfill status.
+func checkFormat(format string) error {
+	if format != "table" && format != "jsonl" {
+		return usagef("--format %q: want table or jsonl", format)
+	}
+	return nil
+}
+
 // applyBeam sets the Beam flags given on flag.CommandLine, after checking
 // that none of them is a look-alike of one of ours (--dry_run, Beam's,
 // for --dry-run).

@@ -111,6 +111,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"schema", "print", "--replication", "x"}, "--replication"},
 		{[]string{"backfill", "status", "--store", dir, "--by", "week"}, `--by "week"`},
 		{[]string{"backfill", "status", "--store", dir, "--format", "xml"}, `--format "xml"`},
+		{[]string{"backfill", "status", "--store", dir, "extra"}, `unexpected argument "extra"`},
+		{[]string{"dump", "--store", dir, "--table", "raw", "extra"}, `unexpected argument "extra"`},
+		{[]string{"forget", "--ids", "x", "--store", dir, "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tc := range tests {
 		code, out, errOut := runCLI(t, tc.args...)

@@ -29,12 +29,8 @@ func runDump(args []string) error {
 	var sink sinkFlags
 	sink.register(fs, false)
 	table := fs.String("table", "", "table to dump: "+tableList(", ")+" (or the CQL table's name: raw_tweets, term_index, ...)")
-	pos, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNoArgs(args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	if *table == "" {
 		return usagef("no table: pass --table %s", tableList("|"))

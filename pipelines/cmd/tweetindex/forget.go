@@ -38,18 +38,14 @@ func runForget(args []string) error {
 	sink.register(fs, false)
 	idsFile := fs.String("ids", "", "file of tweet ids to forget, one a line (decimal, or JSON lines with \"id\"/\"id_str\"); - for standard input: required")
 	format := fs.String("format", "table", "summary: table (for people) or jsonl (one JSON object)")
-	pos, err := c.parse(args)
-	if err != nil {
+	if err := c.parseNoArgs(args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	if *idsFile == "" {
 		return usagef("no ids: pass --ids FILE (one tweet id a line; - for standard input)")
 	}
-	if *format != "table" && *format != "jsonl" {
-		return usagef("--format %q: want table or jsonl", *format)
+	if err := checkFormat(*format); err != nil {
+		return err
 	}
 	if err := sink.check(); err != nil {
 		return asUsage(err)

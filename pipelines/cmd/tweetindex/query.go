@@ -127,12 +127,8 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	c := newCommand("query "+qc.name, fmt.Sprintf("tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s", qc.name, qc.usage), qc.summary)
 	c.stdout = stdoutW
 	q.register(c.fs, qc)
-	pos, err := c.parse(without(args, qi))
-	if err != nil {
+	if err := c.parseNoArgs(without(args, qi)); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	if err := q.resolveFlags(qc); err != nil {
 		return asUsage(err)

@@ -5,20 +5,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/cmd/internal/cmdtest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -27,35 +27,17 @@ import (
 // send signals to.
 const cliArgsEnv = "TWEETINDEX_TEST_CLI_ARGS"
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // cli is the command running in a child process.
 type cli struct {
 	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
+	stdout, stderr *cmdtest.SyncBuffer
 	done           chan error
 }
 
 // startCLI starts tweetindex args in a child process.
 func startCLI(t *testing.T, args ...string) *cli {
 	t.Helper()
-	c := &cli{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	c := &cli{stdout: &cmdtest.SyncBuffer{}, stderr: &cmdtest.SyncBuffer{}, done: make(chan error, 1)}
 	c.cmd = exec.Command(os.Args[0])
 	c.cmd.Env = append(os.Environ(), cliArgsEnv+"="+strings.Join(args, "\x1f"))
 	c.cmd.Stdout, c.cmd.Stderr = c.stdout, c.stderr

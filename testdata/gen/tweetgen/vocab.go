@@ -1,4 +1,4 @@
-package main
+package tweetgen
 
 // language is what the generator knows of one language: words to write
 // tweets with, hashtags, people's names and places.

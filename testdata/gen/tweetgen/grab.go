@@ -1,7 +1,9 @@
-package main
+package tweetgen
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +21,47 @@ import (
 // distinct tweets created in each hour: what a backfill of that hour
 // indexes.
 
-// grabOptions are the grab command's flags.
+// GrabConfig configures WriteGrab.
+type GrabConfig struct {
+	// N is how many tweet items to write, duplicate copies included.
+	N int
+	// Seed seeds the generator: the same Seed writes the same bytes.
+	Seed uint64
+	// Out is the archive root to write (created if needed).
+	Out string
+	// Start is the first day (UTC midnight).
+	Start time.Time
+	// Days is how many days of tweets to write.
+	Days int
+	// TarDays is how many of the last days are daily tar files
+	// (0 <= TarDays <= Days).
+	TarDays int
+}
+
+// Validate reports whether c can be written.
+func (c GrabConfig) Validate() error {
+	switch {
+	case c.Out == "":
+		return errors.New("grab: Out (the archive root, -out) is required")
+	case c.N <= 0 || c.Days <= 0 || c.TarDays < 0 || c.TarDays > c.Days:
+		return errors.New("grab: want N (-n) > 0, Days (-days) > 0 and 0 <= TarDays (-tar-days) <= Days")
+	}
+	return nil
+}
+
+// WriteGrab writes the grab data set and returns the distinct tweets
+// created in each hour ("2006-01-02T15", as HOURS.json holds them) and
+// the number of files written. It stops early with ctx's error if ctx
+// ends.
+func WriteGrab(ctx context.Context, c GrabConfig) (hours map[string]int, files int, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, 0, err
+	}
+	o := grabOptions{n: c.N, seed: c.Seed, out: c.Out, start: c.Start, days: c.Days, tarDays: c.TarDays}
+	return writeGrab(ctx, o)
+}
+
+// grabOptions is a valid GrabConfig.
 type grabOptions struct {
 	n       int
 	seed    uint64
@@ -30,7 +72,10 @@ type grabOptions struct {
 }
 
 // writeGrab writes the grab data set and returns the tweets per hour.
-func writeGrab(o grabOptions) (map[string]int, int, error) {
+func writeGrab(ctx context.Context, o grabOptions) (map[string]int, int, error) {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return nil, 0, err
+	}
 	g := newBenchGen(o.seed, o.n)
 	g.startMS = o.start.UnixMilli()
 	g.spanMS = int64(o.days) * 24 * time.Hour.Milliseconds()
@@ -60,6 +105,9 @@ func writeGrab(o grabOptions) (map[string]int, int, error) {
 	tars := map[string][]member{}
 	files := 0
 	for _, m := range keys {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
 		at := time.Unix(m*60, 0).UTC()
 		name := at.Format("2006/01/02/15/04") + ".json.bz2"
 		data := bzip2Bytes(minutes[m])

@@ -1,7 +1,9 @@
-package main
+package tweetgen
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -22,18 +24,49 @@ import (
 // written in parallel and a duplicate is made by generating an earlier
 // index again: byte for byte the same line.
 
-// benchOptions are the bench command's flags.
+// BenchConfig configures WriteBench.
+type BenchConfig struct {
+	// N is how many tweet items to write, duplicate copies included.
+	N int
+	// Seed seeds the generator: the same Seed writes the same bytes.
+	Seed uint64
+	// Out is the directory to write to (created if needed). Tweet files
+	// of an earlier bench in it are removed first.
+	Out string
+	// Files is how many files to write (0: one per 10,000 tweets).
+	Files int
+	// Gzip gzips the files (.jsonl.gz).
+	Gzip bool
+	// Span is how much time the tweets' created_at spread over, from
+	// 2026-11-01T12:00Z (0: DefaultBenchSpan).
+	Span time.Duration
+}
+
+// Validate reports whether c can be written.
+func (c BenchConfig) Validate() error {
+	switch {
+	case c.Out == "":
+		return errors.New("bench: Out (the directory to write, -out) is required")
+	case c.N <= 0:
+		return errors.New("bench: N (-n) must be positive")
+	case c.Files < 0 || c.Span < 0:
+		return errors.New("bench: Files (-files) and Span (-span) must not be negative")
+	}
+	return nil
+}
+
+// DefaultBenchSpan is how much time the bench's tweets span by default.
+const DefaultBenchSpan = time.Hour
+
+// benchOptions is a BenchConfig with Files set.
 type benchOptions struct {
 	n     int
 	seed  uint64
 	out   string
 	files int
 	gzip  bool
-	span  time.Duration // the tweets' created_at spread (benchSpan if 0)
+	span  time.Duration // the tweets' created_at spread (DefaultBenchSpan if 0)
 }
-
-// benchSpan is how much time the bench's tweets span by default.
-const benchSpan = time.Hour
 
 // benchMix is the bench's share of tweet kinds (per mille): 30% retweets;
 // 2% of all tweets point-tagged (coordinates + geo + place) and 1% with
@@ -66,7 +99,7 @@ type benchGen struct {
 }
 
 func newBenchGen(seed uint64, n int) *benchGen {
-	g := &benchGen{seed: seed, n: n, startMS: benchStart.UnixMilli(), spanMS: benchSpan.Milliseconds(), users: benchUsers(n)}
+	g := &benchGen{seed: seed, n: n, startMS: benchStart.UnixMilli(), spanMS: DefaultBenchSpan.Milliseconds(), users: benchUsers(n)}
 	if int64(n) > g.spanMS {
 		g.spanMS = int64(n) // at least 1 ms apart, so that ids stay unique
 	}
@@ -153,9 +186,16 @@ func (g *benchGen) source(i int) int {
 	return q
 }
 
-// writeBench writes the bench data set and its oracle; it returns the
-// oracle and the bytes of tweets written (before compression).
-func writeBench(o benchOptions) (*Expected, int64, error) {
+// WriteBench writes the bench data set, c.N realistic v1.1 stream tweets
+// as JSON lines, and its oracle, c.Out/EXPECTED.json; it returns the
+// oracle and the bytes of tweets written (before compression). Files are
+// written in parallel, on every core; it stops early with ctx's error if
+// ctx ends.
+func WriteBench(ctx context.Context, c BenchConfig) (*Expected, int64, error) {
+	if err := c.Validate(); err != nil {
+		return nil, 0, err
+	}
+	o := benchOptions{n: c.N, seed: c.Seed, out: c.Out, files: c.Files, gzip: c.Gzip, span: c.Span}
 	if o.files <= 0 {
 		o.files = (o.n + 9_999) / 10_000
 	}
@@ -189,7 +229,7 @@ func writeBench(o benchOptions) (*Expected, int64, error) {
 			}
 			for f := range jobs {
 				r := &results[f]
-				r.y, r.fc, r.bytes, r.err = g.writeFile(o, f)
+				r.y, r.fc, r.bytes, r.err = g.writeFile(ctx, o, f)
 			}
 		}()
 	}
@@ -234,7 +274,7 @@ func benchFileName(f int, gz bool) string {
 }
 
 // writeFile writes file f: items [f*n/files, (f+1)*n/files).
-func (g *benchGen) writeFile(o benchOptions, f int) (*tally, FileCount, int64, error) {
+func (g *benchGen) writeFile(ctx context.Context, o benchOptions, f int) (*tally, FileCount, int64, error) {
 	name := benchFileName(f, o.gzip)
 	format := "JSON lines"
 	if o.gzip {
@@ -261,6 +301,9 @@ func (g *benchGen) writeFile(o benchOptions, f int) (*tally, FileCount, int64, e
 	)
 	lo, hi := f*o.n/o.files, (f+1)*o.n/o.files
 	for i := lo; i < hi; i++ {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, fc, 0, fmt.Errorf("write %s: %w", name, ctx.Err())
+		}
 		y.read++
 		fc.Read++
 		fc.Tweets++

@@ -1,4 +1,4 @@
-package main
+package tweetgen
 
 import (
 	"math/rand/v2"

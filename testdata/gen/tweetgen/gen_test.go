@@ -1,9 +1,10 @@
-package main
+package tweetgen
 
 import (
 	"bufio"
 	"bytes"
 	stdgzip "compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,17 +41,17 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-// TestSampleDeterministic generates the sample twice through the command
+// TestSampleDeterministic generates the sample twice
 // and compares every byte, the oracle included; another seed must differ.
 func TestSampleDeterministic(t *testing.T) {
-	gen := func(seed string) map[string][]byte {
+	gen := func(seed uint64) map[string][]byte {
 		dir := t.TempDir()
-		if err := run([]string{"sample", "-seed", seed, "-out", filepath.Join(dir, "sample")}, io.Discard); err != nil {
+		if _, _, err := WriteSample(context.Background(), SampleConfig{Seed: seed, Out: filepath.Join(dir, "sample")}); err != nil {
 			t.Fatal(err)
 		}
 		return readDir(t, dir)
 	}
-	a, b := gen("20261122"), gen("20261122")
+	a, b := gen(20261122), gen(20261122)
 	if len(a) != 13 {
 		t.Fatalf("%d files written, want 12 inputs and the oracle", len(a))
 	}
@@ -62,7 +63,7 @@ func TestSampleDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs with the same seed", name)
 		}
 	}
-	c := gen("1")
+	c := gen(1)
 	same := 0
 	for name, data := range a {
 		if bytes.Equal(data, c[name]) {
@@ -87,7 +88,7 @@ func keys[V any](m map[string]V) []string {
 func TestSampleReconciles(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "sample")
-	if err := run([]string{"sample", "-seed", strconv.Itoa(testSeed), "-out", out}, io.Discard); err != nil {
+	if _, _, err := WriteSample(context.Background(), SampleConfig{Seed: testSeed, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	var e Expected
@@ -289,11 +290,11 @@ func TestBench(t *testing.T) {
 	const n = 4000
 	dir1, dir2, dirGz := t.TempDir(), t.TempDir(), t.TempDir()
 	for _, d := range []string{dir1, dir2} {
-		if err := run([]string{"bench", "-n", strconv.Itoa(n), "-seed", "7", "-out", d, "-files", "3"}, io.Discard); err != nil {
+		if _, _, err := WriteBench(context.Background(), BenchConfig{N: n, Seed: 7, Out: d, Files: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := run([]string{"bench", "-n", strconv.Itoa(n), "-seed", "7", "-out", dirGz, "-files", "3", "-gzip"}, io.Discard); err != nil {
+	if _, _, err := WriteBench(context.Background(), BenchConfig{N: n, Seed: 7, Out: dirGz, Files: 3, Gzip: true}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := readDir(t, dir1), readDir(t, dir2)
@@ -437,7 +438,7 @@ func TestWriteSampleRefusesStrangers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := run([]string{"sample", "-out", dir, "-expected", filepath.Join(t.TempDir(), "e.json")}, io.Discard)
+	_, _, err := WriteSample(context.Background(), SampleConfig{Seed: testSeed, Out: dir, Expected: filepath.Join(t.TempDir(), "e.json")})
 	if err == nil || !strings.Contains(err.Error(), "notes.txt") {
 		t.Fatalf("err = %v, want a refusal naming notes.txt", err)
 	}
