@@ -157,7 +157,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
 		e.tweets(b.Replacements)
 		e.uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
@@ -168,7 +168,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 		for _, sec := range b.Recount {
 			e.varint(sec)
 		}
-		if len(b.Acks)+len(b.Kept) > 0 {
+		if len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
 			e.uvarint(uint64(len(b.Acks)))
 			for _, a := range b.Acks {
 				e.str(a.Source)
@@ -176,6 +176,12 @@ func encodeTweetBatch(b TweetBatch) []byte {
 				e.varint(int64(a.Done))
 			}
 			e.tweets(b.Kept)
+			if len(b.Collided) > 0 {
+				e.uvarint(uint64(len(b.Collided)))
+				for _, k := range b.Collided {
+					e.fixed(k[:])
+				}
+			}
 		}
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.b)))
@@ -256,6 +262,16 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 				}
 			}
 			b.Kept = d.tweets()
+			if d.err == nil && len(d.b) > 0 {
+				if n := d.uvarint(); n > uint64(len(d.b))/schemas.RowKeyLen {
+					d.fail()
+				} else if n > 0 {
+					b.Collided = make([]schemas.RowKey, n)
+					for i := range b.Collided {
+						d.fixed(b.Collided[i][:])
+					}
+				}
+			}
 		}
 	}
 	return b, d.err

@@ -2,8 +2,10 @@ package transforms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms/flow"
@@ -111,7 +113,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			x.inBundle = append(x.inBundle, id)
 		}
 	}
-	out := TweetBatch{Retracted: b.Retracted}
+	out := TweetBatch{Retracted: b.Retracted, Collided: b.Collided}
 	if x.Ack {
 		out.Acks = b.Acks
 	}
@@ -132,6 +134,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		return nil
 	}
 	var refused int64
+	var check []*schemas.Tweet // new versions whose row key an earlier run may hold
 	keep := func(ts []schemas.Tweet, counted bool) ([]schemas.Tweet, error) {
 		var dst []schemas.Tweet
 		for i := range ts {
@@ -153,6 +156,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			}
 			if err := retract(t.ID, t.RowKey); err != nil {
 				return dst, err
+			}
+			if !x.Fresh && (!ok || r.Key != t.RowKey) {
+				check = append(check, t)
 			}
 			stored[t.ID] = schemas.IdentityRow{ID: t.ID, Key: t.RowKey}
 			x.bundle[t.ID] = stored[t.ID]
@@ -180,6 +186,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		delete(x.tweets, id)
 		out.Deletes = append(out.Deletes, id)
 	}
+	if err := x.collisions(ctx, &out, check); err != nil {
+		return b, err
+	}
 	if refused > 0 {
 		indexedCount.Inc(ctx, -refused)
 		flow.AddIndexed(-refused)
@@ -192,6 +201,48 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		}
 	}
 	return out, nil
+}
+
+// collisionReads is how many row keys collisions reads at once: on
+// Cassandra each is a round trip.
+const collisionReads = 32
+
+// collisions adds to out.Collided the row key of each tweet of ts that
+// the sink holds another tweet under (a row-key collision with a tweet an
+// earlier run stored). Dedup finds the collisions among a run's own
+// tweets; this finds those across runs, for the new versions of a sink
+// that is not fresh: one read of a row key each.
+func (x *Identifier) collisions(ctx context.Context, out *TweetBatch, ts []*schemas.Tweet) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	found := make([]bool, len(ts))
+	errs := make([]error, len(ts))
+	sem := make(chan struct{}, collisionReads)
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = x.Sink.RowTweets(ctx, t.RowKey, func(id uint64, _ []byte) error {
+				if id != t.ID {
+					found[i] = true
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("identify: reading row keys for collisions: %w", err)
+	}
+	for i, t := range ts {
+		if found[i] {
+			out.Collided = append(out.Collided, t.RowKey)
+		}
+	}
+	return nil
 }
 
 // keepShared adds to out.Kept the tweets that share a row key with a
