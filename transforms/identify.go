@@ -43,6 +43,12 @@ type Identifier struct {
 	// Ack passes on the acknowledgements of the batches and adds the
 	// units of the tweets it drops (see DedupAcknowledging).
 	Ack bool
+	// Write, when set, writes cells to the sink and returns once they are
+	// durable. Identify then removes what a batch retracts from the sink
+	// itself, before it returns the batch (see retractDurably), so that a
+	// crash anywhere leaves a state that running again completes. Left
+	// nil, the tables' transforms alone delete the retracted cells.
+	Write func(ctx context.Context, cells []schemas.Cell) error
 
 	dec      schemas.Decoder
 	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
@@ -117,6 +123,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	if x.Ack {
 		out.Acks = b.Acks
 	}
+	var fromSink []schemas.Tweet // versions retracted that the sink holds
 	retract := func(id uint64, except schemas.RowKey) error {
 		r, ok := stored[id]
 		if !ok || r.Deleted || r.Key == except {
@@ -131,6 +138,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			return err
 		}
 		out.Retracted = append(out.Retracted, *old)
+		fromSink = append(fromSink, *old)
 		return nil
 	}
 	var refused int64
@@ -200,7 +208,66 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			return b, err
 		}
 	}
+	if err := x.retractDurably(ctx, fromSink, out.Kept); err != nil {
+		return b, err
+	}
 	return out, nil
+}
+
+// retractDurably removes from the sink the versions retracted that it
+// holds, when Identifier.Write is set, in two writes, each durable before
+// the next:
+//
+//  1. every cell of the retraction but the raw ones: the term and geo
+//     cells deleted (or written again from the tweets that stay under the
+//     row key, Kept), and the marks of the minutes to recount;
+//  2. the raw cells deleted.
+//
+// The identity cells (a tombstone, or the row key of the new version) are
+// written after, by the sink with the rest of the batch (or by forget).
+// The identity row is what makes a run look for a stored version, and
+// the raw row what it reads the version's cells from; so a crash before
+// (2) is durable leaves both, and running again retracts the version
+// again (the deletes are idempotent); a crash after (2) leaves nothing of
+// the version but, at most, its identity row, which a run again replaces
+// with the tombstone or the new row key. Versions this bundle let through
+// and retracts at once are not written yet: the tables' transforms delete
+// them after their cells, in the same writes.
+func (x *Identifier) retractDurably(ctx context.Context, versions, kept []schemas.Tweet) error {
+	if x.Write == nil || len(versions) == 0 {
+		return nil
+	}
+	// The tweets that stay and are stored already: a cell shared with one
+	// this bundle let through is written by the sink with that tweet's cells.
+	var stored []schemas.Tweet
+	for _, t := range kept {
+		if b, ok := x.tweets[t.ID]; !ok || b.RowKey != t.RowKey {
+			stored = append(stored, t)
+		}
+	}
+	b := TweetBatch{Retracted: versions, Kept: stored}
+	var first, raw []schemas.Cell
+	collect := func(cells []schemas.Cell) {
+		for _, c := range cells {
+			switch c.Table {
+			case schemas.TableRaw:
+				raw = append(raw, c)
+			case schemas.TableIdentity: // none: b deletes no id
+			default:
+				first = append(first, c)
+			}
+		}
+	}
+	(&TermsFn{}).ProcessElement(b, collect)
+	(&GeoFn{}).ProcessElement(b, collect)
+	(&RawFn{}).ProcessElement(b, collect)
+	if err := x.Write(ctx, first); err != nil {
+		return fmt.Errorf("identify: deleting the term and geo rows of retracted versions: %w", err)
+	}
+	if err := x.Write(ctx, raw); err != nil {
+		return fmt.Errorf("identify: deleting the raw rows of retracted versions: %w", err)
+	}
+	return nil
 }
 
 // collisionReads is how many row keys collisions reads at once: on
