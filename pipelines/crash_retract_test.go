@@ -233,7 +233,7 @@ func TestCrashWhileRetractingCompletesWhenRunAgain(t *testing.T) {
 	}
 
 	type crashCase struct {
-		budget                                int
+		budget                                 int
 		cellsReversed, sinksReversed, byForget bool
 	}
 	var cases []crashCase
