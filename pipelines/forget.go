@@ -170,7 +170,10 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 	defer s.Close()
 	ids := slices.Compact(slices.Sorted(slices.Values(list.IDs)))
 	sum.Distinct = len(ids)
-	x := transforms.Identifier{Sink: s.Identities()}
+	// The stored versions' term and geo rows, then their raw rows, are
+	// deleted by Identify itself, each durable before the next
+	// (transforms.Identifier.Write).
+	x := transforms.Identifier{Sink: s.Identities(), Write: s.Write}
 	var raw transforms.RawFn
 	var terms transforms.TermsFn
 	var geo transforms.GeoFn

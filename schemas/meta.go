@@ -1,5 +1,10 @@
 package schemas
 
+import (
+	"encoding/hex"
+	"strings"
+)
+
 // The names of the metadata table's rows (MetaRow), all in one place: a
 // name is one of these constants, or begins with one of these prefixes.
 // What each row is for is told where it is written and read.
@@ -35,4 +40,28 @@ const (
 	// "scrubgeo/<user id>/<up_to id>" (transforms.ScrubGeoMark; applied and
 	// removed by pipelines.Run).
 	ScrubGeoPrefix = "scrubgeo/"
+	// CollisionPrefix begins the records of row keys that hold (or held)
+	// more than one tweet, a row-key collision: "collision/<row key in
+	// hex>" (CollisionName; transforms.RawFn writes them where Dedup or
+	// Identify finds a collision, and the query engine reads them to count
+	// each such row key's tweets; see pipelines/query/collide.go).
+	CollisionPrefix = "collision/"
 )
+
+// CollisionName returns the metadata row name that records a collision
+// on row key k.
+func CollisionName(k RowKey) string { return CollisionPrefix + k.String() }
+
+// ParseCollisionName returns the row key of a CollisionName, and whether
+// name is one.
+func ParseCollisionName(name string) (RowKey, bool) {
+	var k RowKey
+	h := strings.TrimPrefix(name, CollisionPrefix)
+	if len(h) != 2*RowKeyLen || len(h) == len(name) {
+		return k, false
+	}
+	if _, err := hex.Decode(k[:], []byte(h)); err != nil {
+		return k, false
+	}
+	return k, true
+}

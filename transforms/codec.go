@@ -96,7 +96,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
 		e.tweets(b.Replacements)
 		e.Uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
@@ -107,7 +107,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 		for _, sec := range b.Recount {
 			e.Varint(sec)
 		}
-		if len(b.Acks)+len(b.Kept) > 0 {
+		if len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
 			e.Uvarint(uint64(len(b.Acks)))
 			for _, a := range b.Acks {
 				e.Str(a.Source)
@@ -115,6 +115,12 @@ func encodeTweetBatch(b TweetBatch) []byte {
 				e.Varint(int64(a.Done))
 			}
 			e.tweets(b.Kept)
+			if len(b.Collided) > 0 {
+				e.Uvarint(uint64(len(b.Collided)))
+				for _, k := range b.Collided {
+					e.Fixed(k[:])
+				}
+			}
 		}
 	}
 	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.B)))
@@ -184,6 +190,16 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 				}
 			}
 			b.Kept = d.tweets()
+			if d.Err() == nil && d.Len() > 0 {
+				// Count fails a count beyond the bytes left; Fixed a
+				// row key cut short.
+				if n := d.Count(); n > 0 {
+					b.Collided = make([]schemas.RowKey, n)
+					for i := range b.Collided {
+						d.Fixed(b.Collided[i][:])
+					}
+				}
+			}
 		}
 	}
 	return b, d.Err()

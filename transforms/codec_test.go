@@ -18,6 +18,8 @@ func TestTweetBatchCodecRoundTrip(t *testing.T) {
 		{Tweets: []schemas.Tweet{{ID: 3, JSON: []byte(`{}`)}}, Acks: []schemas.Ack{{Source: "kafka:t/0", Offset: 12, Done: 3}, {Source: "kafka:t/1", Offset: 0, Done: 1}}},
 		{Tweets: []schemas.Tweet{{ID: 4, JSON: []byte(`{}`)}}, Deletes: []uint64{5}, Acks: []schemas.Ack{{Source: "kafka:t/2", Offset: 1 << 40, Done: 3}}},
 		{Tweets: []schemas.Tweet{{ID: 6, JSON: []byte(`{}`)}}, Kept: []schemas.Tweet{{ID: 7, Text: "kept", JSON: []byte(`{"k":1}`)}}},
+		{Tweets: []schemas.Tweet{{ID: 8, JSON: []byte(`{}`)}}, Collided: []schemas.RowKey{schemas.NewRowKey(1_700_000_060, []byte(`a`)), schemas.NewRowKey(1, []byte(`b`))}},
+		{Tweets: []schemas.Tweet{{ID: 9, JSON: []byte(`{}`)}}, Acks: []schemas.Ack{{Source: "kafka:t/0", Offset: 1, Done: 1}}, Collided: []schemas.RowKey{schemas.NewRowKey(2, []byte(`c`))}},
 	}
 	for i, in := range tests {
 		out, err := decodeTweetBatch(encodeTweetBatch(in))

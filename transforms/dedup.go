@@ -198,12 +198,20 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
 		m[id] = s
+		ids.addRowKey(day, s)
 		fresh[day] = s.append(fresh[day], id)
 	}
 
 	var out TweetBatch
 	if f.Ack {
 		out.Acks = b.Acks
+	}
+	// collided records t's row key if another tweet of this run holds it
+	// (a row-key collision), before t is remembered.
+	collided := func(day int64, t *schemas.Tweet, s seenTweet) {
+		if ids.hasRowKey(day, s) {
+			out.Collided = append(out.Collided, t.RowKey)
+		}
 	}
 	drop := func(t *schemas.Tweet) {
 		if f.Ack {
@@ -243,12 +251,14 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			drop(t)
 		case ok && s.hash < kept.hash:
 			dups++ // the earlier version is now the copy
+			collided(day, t, s)
 			remember(tp, day, t.ID, s)
 			out.Replacements = append(out.Replacements, *t)
 		case ok:
 			dups++
 			drop(t)
 		default:
+			collided(day, t, s)
 			remember(tp, day, t.ID, s)
 			out.Tweets = append(out.Tweets, *t)
 		}
@@ -268,7 +278,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		indexedCount.Inc(ctx, n)
 		flow.AddIndexed(n)
 	}
-	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes)+len(out.Acks) > 0 {
+	if len(out.Tweets)+len(out.Replacements)+len(out.Deletes)+len(out.Acks)+len(out.Collided) > 0 {
 		emit(out)
 	}
 	return nil
@@ -313,6 +323,11 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 					m[id] = s.merge(old, had)
 					e = e[seenRecordLen:]
 				}
+			}
+		}
+		for day, m := range ids.days {
+			for _, s := range m {
+				ids.addRowKey(day, s)
 			}
 		}
 	}
@@ -393,6 +408,7 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 		collisionCount.Inc(ctx, n)
 	}
 	delete(ids.days, day)
+	delete(ids.rowKeys, day)
 	if len(ids.days) == 0 {
 		seenCache.drop(f.Instance, key)
 		if err := f.Seen.Clear(sp); err != nil {
@@ -523,6 +539,12 @@ type idSet struct {
 	version uint64
 	entries int
 	days    map[int64]map[uint64]seenTweet
+	// rowKeys holds, by day, the row keys (second of the day and hash) of
+	// the versions let through, to tell a row-key collision when it comes
+	// rather than when the day is forgotten. It may hold the row key of a
+	// version since replaced: a collision then recorded is a row key the
+	// query engine reads for nothing, never a wrong answer.
+	rowKeys map[int64]map[uint64]struct{}
 }
 
 func (s *idSet) reset(version uint64) {
@@ -530,6 +552,32 @@ func (s *idSet) reset(version uint64) {
 	if len(s.days) > 0 || s.days == nil {
 		s.days = make(map[int64]map[uint64]seenTweet)
 	}
+	if len(s.rowKeys) > 0 || s.rowKeys == nil {
+		s.rowKeys = make(map[int64]map[uint64]struct{})
+	}
+}
+
+// rowKeyOf packs a version's second of the day and hash.
+func rowKeyOf(s seenTweet) uint64 { return uint64(s.second)<<32 | uint64(s.hash) }
+
+// addRowKey remembers the row key of a version let through (not a delete).
+func (s *idSet) addRowKey(day int64, t seenTweet) {
+	if t.deleted {
+		return
+	}
+	m := s.rowKeys[day]
+	if m == nil {
+		m = map[uint64]struct{}{}
+		s.rowKeys[day] = m
+	}
+	m[rowKeyOf(t)] = struct{}{}
+}
+
+// hasRowKey reports whether a version of another id let through has t's
+// row key.
+func (s *idSet) hasRowKey(day int64, t seenTweet) bool {
+	_, ok := s.rowKeys[day][rowKeyOf(t)]
+	return ok
 }
 func (c *idCache) get(instance string, key int64) *idSet {
 	c.mu.Lock()

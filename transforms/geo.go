@@ -34,11 +34,13 @@ func (f *GeoFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := GeoCells(nil, b.Tweets)
 	cells = GeoCells(cells, b.Replacements)
 	cells = GeoDayMarkers(cells, cells)
-	var keep map[string]bool // cells the tweets kept need (TweetBatch.Kept)
+	var keep map[string]schemas.Cell // cells the tweets kept make (TweetBatch.Kept)
 	if len(b.Kept) > 0 {
-		keep = map[string]bool{}
-		for _, c := range GeoCells(nil, b.Kept) {
-			keep[string(c.Key)] = true
+		keep = map[string]schemas.Cell{}
+		for _, i := range keptOrder(b.Kept) {
+			for _, c := range GeoCells(nil, b.Kept[i:i+1]) {
+				keep[string(c.Key)] = c
+			}
 		}
 	}
 	n := len(cells)

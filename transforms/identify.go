@@ -2,8 +2,10 @@ package transforms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms/flow"
@@ -41,6 +43,12 @@ type Identifier struct {
 	// Ack passes on the acknowledgements of the batches and adds the
 	// units of the tweets it drops (see DedupAcknowledging).
 	Ack bool
+	// Write, when set, writes cells to the sink and returns once they are
+	// durable. Identify then removes what a batch retracts from the sink
+	// itself, before it returns the batch (see retractDurably), so that a
+	// crash anywhere leaves a state that running again completes. Left
+	// nil, the tables' transforms alone delete the retracted cells.
+	Write func(ctx context.Context, cells []schemas.Cell) error
 
 	dec      schemas.Decoder
 	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
@@ -111,10 +119,11 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			x.inBundle = append(x.inBundle, id)
 		}
 	}
-	out := TweetBatch{Retracted: b.Retracted}
+	out := TweetBatch{Retracted: b.Retracted, Collided: b.Collided}
 	if x.Ack {
 		out.Acks = b.Acks
 	}
+	var fromSink []schemas.Tweet // versions retracted that the sink holds
 	retract := func(id uint64, except schemas.RowKey) error {
 		r, ok := stored[id]
 		if !ok || r.Deleted || r.Key == except {
@@ -129,9 +138,11 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			return err
 		}
 		out.Retracted = append(out.Retracted, *old)
+		fromSink = append(fromSink, *old)
 		return nil
 	}
 	var refused int64
+	var check []*schemas.Tweet // new versions whose row key an earlier run may hold
 	keep := func(ts []schemas.Tweet, counted bool) ([]schemas.Tweet, error) {
 		var dst []schemas.Tweet
 		for i := range ts {
@@ -153,6 +164,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			}
 			if err := retract(t.ID, t.RowKey); err != nil {
 				return dst, err
+			}
+			if !x.Fresh && (!ok || r.Key != t.RowKey) {
+				check = append(check, t)
 			}
 			stored[t.ID] = schemas.IdentityRow{ID: t.ID, Key: t.RowKey}
 			x.bundle[t.ID] = stored[t.ID]
@@ -180,6 +194,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		delete(x.tweets, id)
 		out.Deletes = append(out.Deletes, id)
 	}
+	if err := x.collisions(ctx, &out, check); err != nil {
+		return b, err
+	}
 	if refused > 0 {
 		indexedCount.Inc(ctx, -refused)
 		flow.AddIndexed(-refused)
@@ -191,7 +208,108 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			return b, err
 		}
 	}
+	if err := x.retractDurably(ctx, fromSink, out.Kept); err != nil {
+		return b, err
+	}
 	return out, nil
+}
+
+// retractDurably removes from the sink the versions retracted that it
+// holds, when Identifier.Write is set, in two writes, each durable before
+// the next:
+//
+//  1. every cell of the retraction but the raw ones: the term and geo
+//     cells deleted (or written again from the tweets that stay under the
+//     row key, Kept), and the marks of the minutes to recount;
+//  2. the raw cells deleted.
+//
+// The identity cells (a tombstone, or the row key of the new version) are
+// written after, by the sink with the rest of the batch (or by forget).
+// The identity row is what makes a run look for a stored version, and
+// the raw row what it reads the version's cells from; so a crash before
+// (2) is durable leaves both, and running again retracts the version
+// again (the deletes are idempotent); a crash after (2) leaves nothing of
+// the version but, at most, its identity row, which a run again replaces
+// with the tombstone or the new row key. Versions this bundle let through
+// and retracts at once are not written yet: the tables' transforms delete
+// them after their cells, in the same writes.
+func (x *Identifier) retractDurably(ctx context.Context, versions, kept []schemas.Tweet) error {
+	if x.Write == nil || len(versions) == 0 {
+		return nil
+	}
+	// The tweets that stay and are stored already: a cell shared with one
+	// this bundle let through is written by the sink with that tweet's cells.
+	var stored []schemas.Tweet
+	for _, t := range kept {
+		if b, ok := x.tweets[t.ID]; !ok || b.RowKey != t.RowKey {
+			stored = append(stored, t)
+		}
+	}
+	b := TweetBatch{Retracted: versions, Kept: stored}
+	var first, raw []schemas.Cell
+	collect := func(cells []schemas.Cell) {
+		for _, c := range cells {
+			switch c.Table {
+			case schemas.TableRaw:
+				raw = append(raw, c)
+			case schemas.TableIdentity: // none: b deletes no id
+			default:
+				first = append(first, c)
+			}
+		}
+	}
+	(&TermsFn{}).ProcessElement(b, collect)
+	(&GeoFn{}).ProcessElement(b, collect)
+	(&RawFn{}).ProcessElement(b, collect)
+	if err := x.Write(ctx, first); err != nil {
+		return fmt.Errorf("identify: deleting the term and geo rows of retracted versions: %w", err)
+	}
+	if err := x.Write(ctx, raw); err != nil {
+		return fmt.Errorf("identify: deleting the raw rows of retracted versions: %w", err)
+	}
+	return nil
+}
+
+// collisionReads is how many row keys collisions reads at once: on
+// Cassandra each is a round trip.
+const collisionReads = 32
+
+// collisions adds to out.Collided the row key of each tweet of ts that
+// the sink holds another tweet under (a row-key collision with a tweet an
+// earlier run stored). Dedup finds the collisions among a run's own
+// tweets; this finds those across runs, for the new versions of a sink
+// that is not fresh: one read of a row key each.
+func (x *Identifier) collisions(ctx context.Context, out *TweetBatch, ts []*schemas.Tweet) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	found := make([]bool, len(ts))
+	errs := make([]error, len(ts))
+	sem := make(chan struct{}, collisionReads)
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = x.Sink.RowTweets(ctx, t.RowKey, func(id uint64, _ []byte) error {
+				if id != t.ID {
+					found[i] = true
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("identify: reading row keys for collisions: %w", err)
+	}
+	for i, t := range ts {
+		if found[i] {
+			out.Collided = append(out.Collided, t.RowKey)
+		}
+	}
+	return nil
 }
 
 // keepShared adds to out.Kept the tweets that share a row key with a

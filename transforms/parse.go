@@ -48,6 +48,11 @@ type TweetBatch struct {
 	// that they need too are not deleted. Identify fills it; it is never
 	// written itself.
 	Kept []schemas.Tweet
+	// Collided are row keys found to hold more than one tweet (a
+	// row-key collision): by Dedup among the tweets of a run, by Identify
+	// against the tweets a sink already holds. RawFn records each
+	// (schemas.CollisionName), for the counts of the query engine.
+	Collided []schemas.RowKey
 	// Acks are units of work done for Kafka records (schemas.Ack, Done
 	// only), to be acknowledged once the batch's cells are written: the
 	// units of the tweets a stage dropped (duplicates, deleted tweets) and

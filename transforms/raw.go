@@ -43,7 +43,8 @@ type RawFn struct {
 
 // ProcessElement emits two cells per tweet stored (raw and identity), the
 // delete of the raw cell of each version retracted with a mark to recount
-// its minute, and a tombstone per id deleted.
+// its minute, a tombstone per id deleted, and the record of each row-key
+// collision found (schemas.CollisionName).
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	cells := make([]schemas.Cell, 0, 2*(len(b.Tweets)+len(b.Replacements))+len(b.Retracted)+len(b.Deletes))
 	if f.MarkCounting {
@@ -67,6 +68,9 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	}
 	for _, id := range b.Deletes {
 		cells = append(cells, schemas.IdentityRow{ID: id, Deleted: true}.Cell())
+	}
+	for _, k := range b.Collided {
+		cells = append(cells, schemas.MetaRow{Name: schemas.CollisionName(k)}.Cell())
 	}
 	var last string
 	for _, sec := range b.Recount {

@@ -1,6 +1,9 @@
 package transforms
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -38,14 +41,14 @@ func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	b.stored(func(t *schemas.Tweet) {
 		cells, f.terms = TermCells(cells, f.terms[:0], t)
 	})
-	var keep map[string]bool // cells the tweets kept need (TweetBatch.Kept)
+	var keep map[string]schemas.Cell // cells the tweets kept make (TweetBatch.Kept)
 	if len(b.Kept) > 0 {
-		keep = map[string]bool{}
+		keep = map[string]schemas.Cell{}
 		var kc []schemas.Cell
-		for i := range b.Kept {
+		for _, i := range keptOrder(b.Kept) {
 			kc, f.terms = TermCells(kc[:0], f.terms[:0], &b.Kept[i])
 			for _, c := range kc {
-				keep[string(c.Key)] = true
+				keep[string(c.Key)] = c
 			}
 		}
 	}
@@ -62,18 +65,40 @@ func (f *TermsFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 	}
 }
 
-// deletesBut turns cells[n:] into deletes, leaving out those whose key is
-// in keep.
-func deletesBut(cells []schemas.Cell, n int, keep map[string]bool) []schemas.Cell {
+// deletesBut turns the cells of a retracted version, cells[n:], into
+// deletes, except those whose key is in keep: a tweet that stays under the
+// same row key (a collision) makes that cell too, and it is written again
+// as keep has it, so that it holds the staying tweet's value (its term
+// frequency, its point) rather than whichever the removed one last wrote.
+// Each kept key is written once.
+func deletesBut(cells []schemas.Cell, n int, keep map[string]schemas.Cell) []schemas.Cell {
 	j := n
 	for _, c := range cells[n:] {
-		if keep[string(c.Key)] {
+		if k, ok := keep[string(c.Key)]; ok {
+			if k.Key != nil {
+				cells[j] = k
+				j++
+				keep[string(c.Key)] = schemas.Cell{} // written
+			}
 			continue
 		}
 		cells[j] = deleteOf(c)
 		j++
 	}
 	return cells[:j]
+}
+
+// keptOrder returns the indexes of kept in the order their cells are put
+// in a keep map, later ones overwriting: by id, largest first, so that a
+// cell several kept tweets make holds the value of the one with the
+// smallest id (README, "A row key holding two tweets").
+func keptOrder(kept []schemas.Tweet) []int {
+	idx := make([]int, len(kept))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(kept[b].ID, kept[a].ID) })
+	return idx
 }
 
 // TermCells appends the TermIndex cells of t to dst, using scratch for the

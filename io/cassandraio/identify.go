@@ -51,7 +51,22 @@ func (f *identifyFn) Setup() error {
 	}
 	f.r = r
 	f.x.Sink, f.x.Fresh, f.x.Ack = cassandraIdentities{r}, f.Fresh, f.Ack
+	f.x.Write = func(ctx context.Context, cells []schemas.Cell) error { return WriteCells(ctx, f.Config, cells) }
 	return nil
+}
+
+// WriteCells writes cells to the keyspace of cfg and returns once every
+// one is acknowledged (or with the first error).
+func WriteCells(ctx context.Context, cfg Config, cells []schemas.Cell) error {
+	w, err := NewWriter(cfg)
+	if err != nil {
+		return err
+	}
+	werr := w.Write(ctx, cells)
+	if cerr := w.Close(ctx); werr == nil {
+		werr = cerr
+	}
+	return werr
 }
 
 func (f *identifyFn) StartBundle(_ func(transforms.TweetBatch)) { f.x.StartBundle() }

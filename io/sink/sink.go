@@ -142,15 +142,7 @@ func (s *Sink) Write(ctx context.Context, cells []schemas.Cell) error {
 		}
 		return s.store.Sync()
 	}
-	w, err := cassandraio.NewWriter(s.cfg)
-	if err != nil {
-		return err
-	}
-	werr := w.Write(ctx, cells)
-	if cerr := w.Close(ctx); werr == nil {
-		werr = cerr
-	}
-	return werr
+	return cassandraio.WriteCells(ctx, s.cfg, cells)
 }
 
 // Identities returns the sink's identity table and raw tweets as a

@@ -48,7 +48,18 @@ func (f *identifyFn) Setup() error {
 	}
 	f.store = s
 	f.x.Sink, f.x.Fresh, f.x.Ack = storeIdentities{s}, f.Fresh, f.Ack
+	f.x.Write = s.writeDurably
 	return nil
+}
+
+// writeDurably writes cells as one batch and syncs the log (a bulk store
+// has none: its writes become durable in the order they were made, when
+// it is flushed).
+func (s *Store) writeDurably(_ context.Context, cells []schemas.Cell) error {
+	if err := s.Write(cells); err != nil {
+		return err
+	}
+	return s.Sync()
 }
 
 func (f *identifyFn) StartBundle(_ func(transforms.TweetBatch)) { f.x.StartBundle() }

@@ -65,6 +65,7 @@ type sortedLoad struct {
 	free    *chunk        // a spilled chunk, for reuse
 	spills  sync.WaitGroup
 	failed  atomic.Pointer[error]
+	done    atomic.Bool // Finish ingested the load: Take takes nothing more
 	nextRun int
 	cells   int64 // taken in all
 }
@@ -112,8 +113,14 @@ func (l *sortedLoad) newChunk() *chunk {
 }
 
 // Take copies the cells of sortedTables into the load and returns the
-// others (cells itself when it takes none; cells is not modified).
+// others (cells itself when it takes none; cells is not modified). Once
+// the load is finished it takes none.
 func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
+	if l.done.Load() {
+		// After the load (the run's recounts, scrubs, its record):
+		// through the memtable.
+		return cells, nil
+	}
 	if p := l.failed.Load(); p != nil {
 		return nil, *p
 	}
@@ -561,6 +568,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		return *p
 	}
 	if last == nil && len(l.runs) == 0 {
+		l.done.Store(true)
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -622,6 +630,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		}
 	}
 	l.runs, l.bounds, last = nil, nil, nil
+	l.done.Store(true)
 	return os.RemoveAll(l.dir)
 }
 

@@ -235,7 +235,8 @@ type Batch struct {
 	store *Store
 	b     *pebble.Batch
 	key   []byte
-	size  int // capacity hint
+	size  int   // capacity hint
+	err   error // of the sorted load, returned by Commit
 }
 
 // NewBatch returns an empty batch of s with room for about size bytes of
@@ -245,8 +246,18 @@ func (s *Store) NewBatch(size int) *Batch {
 }
 
 // Add copies cells into the batch; a deletion (Cell.Delete) removes the
-// cell's key.
+// cell's key. In a bulk load the term cells go to the sorted load instead
+// (sortedLoad.Take), written and deleted in the order they come, whoever
+// writes them.
 func (b *Batch) Add(cells []schemas.Cell) {
+	if l := b.store.sorted; l != nil && b.err == nil {
+		rest, err := l.Take(cells)
+		if err != nil {
+			b.err = err
+			return
+		}
+		cells = rest
+	}
 	for i := range cells {
 		b.key = appendKey(b.key[:0], cells[i].Table, cells[i].Key)
 		if cells[i].Delete {
@@ -268,6 +279,9 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // Commit writes the batch to the store (without syncing: see Sync) and
 // empties it for reuse.
 func (b *Batch) Commit() error {
+	if b.err != nil {
+		return fmt.Errorf("store %s: %w", b.store.dir, b.err)
+	}
 	if b.b.Empty() {
 		return nil
 	}

@@ -103,16 +103,7 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 		f.batch = f.store.NewBatch(0)
 	}
 	f.tally.Add(cells)
-	if f.store.sorted != nil {
-		// A bulk load: the term cells go to the sorted load, the
-		// others through the batch.
-		rest, err := f.store.sorted.Take(cells)
-		if err != nil {
-			return err
-		}
-		cells = rest
-	}
-	f.batch.Add(cells)
+	f.batch.Add(cells) // a bulk load's term cells: to the sorted load
 	if f.batch.Len() >= f.FlushBytes {
 		return f.flush(ctx)
 	}

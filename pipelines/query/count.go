@@ -168,12 +168,31 @@ func (e *Engine) CountTerm(ctx context.Context, f Filter, term, field string) (i
 }
 
 // CountGeo answers "how many geotagged tweets" (question 2), in box if it
-// is not nil, from the geotemporal index.
+// is not nil, from the geotemporal index. A row key recorded as a
+// collision (collide.go) is read, and its tweets counted as Geo keeps
+// them.
 func (e *Engine) CountGeo(ctx context.Context, f Filter, box *Box) (int64, error) {
+	coll, err := e.collided(ctx)
+	if err != nil {
+		return 0, err
+	}
 	var n int64
-	err := e.geoHits(ctx, f, box, func(hits []GeoHit) error {
-		n += int64(len(hits))
-		return nil
+	err = e.geoHits(ctx, f, box, func(hits []GeoHit) error {
+		var read []schemas.RowKey
+		points := map[schemas.RowKey][]GeoHit{}
+		for _, h := range hits {
+			if !coll[h.Key] {
+				n++
+				continue
+			}
+			if len(points[h.Key]) == 0 {
+				read = append(read, h.Key) // hits come in row key order
+			}
+			points[h.Key] = append(points[h.Key], h)
+		}
+		c, err := e.countAnswering(ctx, read, geoMatcher(points), f.Lang)
+		n += c
+		return err
 	})
 	return n, err
 }

@@ -39,6 +39,7 @@ type Engine struct {
 	Budget int
 
 	extentFrom, extentTo time.Time // the data's extent, read once
+	collideState                   // the row keys recorded as collisions, read once
 }
 
 // NewEngine returns an engine over r.
@@ -49,6 +50,9 @@ type span struct {
 	from, to int64
 	lang     string
 	centres  bool
+	// collided, read when lang is set, lets the row keys of collisions
+	// through the language filter of geo rows (langFilter).
+	collided collisionSet
 }
 
 // resolve fills open bounds from the data's extent.

@@ -32,6 +32,11 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 	if err != nil || s.from >= s.to {
 		return err
 	}
+	if s.lang != "" {
+		if s.collided, err = e.collided(ctx); err != nil {
+			return err
+		}
+	}
 	ranges := []HashRange{{Start: "", End: ""}}
 	if box != nil {
 		budget := e.Budget
@@ -66,7 +71,7 @@ func (e *Engine) geoHits(ctx context.Context, f Filter, box *Box, fn func([]GeoH
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				lang := e.langFilter(s.lang)
+				lang := e.langFilter(s.lang, s.collided)
 				for sp := range jobs {
 					hits, err := e.readSpread(ctx, uint8(sp), day, ranges, box, s, lang)
 					if err != nil {
@@ -167,17 +172,10 @@ func (e *Engine) readSpread(ctx context.Context, spread uint8, day uint16, range
 func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit func(Hit) error) error {
 	// The language is checked on the tweet, which is read anyway.
 	out := page.emitter(e, f.Lang, emit)
-	out.match = func(t *schemas.Tweet) bool {
-		for _, p := range out.point[t.RowKey] {
-			if t.HasPoint && float32(t.Lat) == p.Lat && float32(t.Lon) == p.Lon {
-				return true
-			}
-		}
-		return false
-	}
 	f.Lang = ""
 	err := e.geoHits(ctx, f, box, func(hits []GeoHit) error {
 		out.point = make(map[schemas.RowKey][]GeoHit, len(hits))
+		out.match = geoMatcher(out.point)
 		for _, h := range hits {
 			out.point[h.Key] = append(out.point[h.Key], h)
 		}
@@ -191,6 +189,20 @@ func (e *Engine) Geo(ctx context.Context, f Filter, box *Box, page Page, emit fu
 		return out.keys(ctx, slices.Compact(keys))
 	})
 	return out.end(err)
+}
+
+// geoMatcher returns whether a tweet of a row key holding more than one
+// answers a box question: its point is that of one of the row key's geo
+// rows the search kept (points).
+func geoMatcher(points map[schemas.RowKey][]GeoHit) func(*schemas.Tweet) bool {
+	return func(t *schemas.Tweet) bool {
+		for _, p := range points[t.RowKey] {
+			if t.HasPoint && float32(t.Lat) == p.Lat && float32(t.Lon) == p.Lon {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // geoHitsStore is geoHits on the embedded store, where the geo table is
@@ -213,7 +225,7 @@ func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ra
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lang := e.langFilter(s.lang)
+			lang := e.langFilter(s.lang, s.collided)
 			for sp := range jobs {
 				perSpread[sp], errs[sp] = e.readSpreadStore(ctx, st, uint8(sp), uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
 			}

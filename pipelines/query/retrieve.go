@@ -106,21 +106,7 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 // answer the question: all of them, unless the row key holds more than
 // one (a collision) and match says otherwise.
 func (o *emitter) rowTweets(k []byte, values [][]byte) error {
-	for _, v := range values {
-		if len(values) > 1 && o.match != nil {
-			t, err := o.dec.decode(k, v)
-			if err != nil {
-				return err
-			}
-			if !o.match(t) {
-				continue // the row key's other tweet
-			}
-		}
-		if err := o.row(k, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return answering(&o.dec, k, values, o.match, func(v []byte) error { return o.row(k, v) })
 }
 
 // rows calls fn with every tweet (stored JSON, valid during the call) of
@@ -295,12 +281,18 @@ func (o *emitter) end(err error) error {
 // langFilter returns a check of a row key's language: always true without
 // one; with one, it reads the tweet (the indexes other than frequency do
 // not hold the language).
-func (e *Engine) langFilter(lang string) func(context.Context, schemas.RowKey) (bool, error) {
+//
+// A row key of coll (a collision) passes: its tweets may differ in
+// language, and the caller checks each (countAnswering).
+func (e *Engine) langFilter(lang string, coll collisionSet) func(context.Context, schemas.RowKey) (bool, error) {
 	if lang == "" {
 		return func(context.Context, schemas.RowKey) (bool, error) { return true, nil }
 	}
 	var d decoder
 	return func(ctx context.Context, k schemas.RowKey) (bool, error) {
+		if coll[k] {
+			return true, nil // its tweets may differ in language: each is checked (countAnswering)
+		}
 		value, ok, err := e.R.Lookup(ctx, schemas.TableRaw, k[:])
 		if err != nil || !ok {
 			return false, err

@@ -94,26 +94,38 @@ func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, fie
 }
 
 // CountTerms counts the tweets Terms would retrieve, from the term index
-// alone (with a language, each tweet is read to learn it).
+// (with a language, each tweet is read to learn it). A row key recorded as
+// a collision (collide.go) is read, and its tweets counted as Terms keeps
+// them.
 func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op, field string) (int64, error) {
 	s, err := e.resolve(ctx, f)
 	if err != nil {
 		return 0, err
 	}
+	coll, err := e.collided(ctx)
+	if err != nil {
+		return 0, err
+	}
+	match := termMatcher(terms, op, field)
 	var n int64
-	var d decoder
+	var read []schemas.RowKey
 	err = e.termMatches(ctx, s, terms, op, field, nil, func(keys []schemas.RowKey) error {
-		if s.lang == "" {
-			n += int64(len(keys))
-			return nil
+		if s.lang != "" {
+			c, err := e.countAnswering(ctx, keys, match, s.lang)
+			n += c
+			return err
 		}
-		return e.rows(ctx, keys, fetchChunk, func(key []byte, values [][]byte) error {
-			t, err := d.decode(key, values[0]) // a row key's first tweet, as Lookup reads it
-			if err == nil && t.Lang == s.lang {
+		read = read[:0]
+		for _, k := range keys {
+			if coll[k] {
+				read = append(read, k)
+			} else {
 				n++
 			}
-			return err
-		})
+		}
+		c, err := e.countAnswering(ctx, read, match, "")
+		n += c
+		return err
 	})
 	return n, err
 }
