@@ -35,4 +35,13 @@ const (
 	// "scrubgeo/<user id>/<up_to id>" (transforms.ScrubGeoMark; applied and
 	// removed by pipelines.Run).
 	ScrubGeoPrefix = "scrubgeo/"
+	// AuthorsParam is the metadata row saying that every tweet the raw
+	// table holds has its TweetAuthors cell (AuthorRow): written when
+	// indexing began into an empty sink (pipelines.Run), as
+	// GeoDayMarkersParam. A sink indexed before the table existed never
+	// gets it, and its questions about users read the raw rows instead.
+	AuthorsParam = "param/authors"
 )
+
+// AuthorsValue is the value of AuthorsParam.
+var AuthorsValue = []byte(`{"complete":true}`)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
@@ -39,6 +40,9 @@ type Engine struct {
 	Budget int
 
 	extentFrom, extentTo time.Time // the data's extent, read once
+
+	authorsMu                    sync.Mutex // AuthorsIndexed, read once
+	authorsKnown, authorsIndexed bool
 }
 
 // NewEngine returns an engine over r.
