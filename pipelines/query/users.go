@@ -51,10 +51,11 @@ func (e *Engine) AuthorsIndexed(ctx context.Context) (bool, error) {
 }
 
 // tweetsPerUser counts the tweets of each user (lower-cased screen name)
-// in the range. It reads the range in up to GOMAXPROCS parts at once
-// (from the authors table, or, without one, the stored tweets, where
-// finding the screen name in each tweet's JSON is most of the cost) and
-// adds their counts.
+// in the range: from the authors table in one pass (counting is most of
+// the cost there, and adding up the counts of parts read at once cost
+// more CPU than it saved time), or, without one, from the stored tweets,
+// read in up to GOMAXPROCS parts at once (finding the screen name in each
+// tweet's JSON is most of the cost) whose counts are then added up.
 func (e *Engine) tweetsPerUser(ctx context.Context, f Filter) (map[string]int64, error) {
 	s, err := e.resolve(ctx, f)
 	if err != nil || s.from >= s.to {
@@ -64,7 +65,11 @@ func (e *Engine) tweetsPerUser(ctx context.Context, f Filter) (map[string]int64,
 	if err != nil {
 		return map[string]int64{}, err
 	}
-	parts := splitSpan(s, runtime.GOMAXPROCS(0))
+	n := runtime.GOMAXPROCS(0)
+	if indexed {
+		n = 1
+	}
+	parts := splitSpan(s, n)
 	counts := make([]map[string]int64, len(parts))
 	g, ctx := errgroup.WithContext(ctx)
 	for i, p := range parts {
