@@ -25,7 +25,7 @@ const (
 	TableDeadLetter Table = 'd' // dead letters: broken input with origin and reason
 	TableMeta       Table = 'm' // index parameters and runs
 	TableIdentity   Table = 'i' // tweet id -> row key of its stored version, or a tombstone
-	TableAuthors    Table = 'a' // TweetAuthors: (row key, tweet id) -> language and screen name
+	TableAuthors    Table = 'u' // TweetAuthors: (row key, tweet id) -> language and screen name
 )
 
 // Tables lists the tables in dump order.

@@ -213,3 +213,16 @@ func TestGeohashOfEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestTableBytesDistinct: every table, and the acknowledgements that ride
+// with a sink's cells (schemas.TableAck, never stored), has a byte of its
+// own: a sink tells them apart by it alone.
+func TestTableBytesDistinct(t *testing.T) {
+	seen := map[schemas.Table]string{schemas.TableAck: "ack"}
+	for _, tb := range schemas.Tables {
+		if other, ok := seen[tb]; ok {
+			t.Errorf("table %s has the byte %q of %s", tb.Name(), byte(tb), other)
+		}
+		seen[tb] = tb.Name()
+	}
+}

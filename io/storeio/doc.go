@@ -8,7 +8,7 @@
 // read the indexes serve is therefore a range scan:
 //
 //	raw        'r' + row key + tweet id           time range = key range
-//	authors    'a' + row key + tweet id           as raw: language, screen name
+//	authors    'u' + row key + tweet id           as raw: language, screen name
 //	identity   'i' + tweet id                     -> row key (or a tombstone)
 //	terms      't' + term 0 field 0 + row key     a term's tweets, in time order
 //	frequency  'f' + YYYYMMDDhhmm + lang          a time series = key range
