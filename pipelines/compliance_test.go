@@ -32,6 +32,33 @@ func v1Tweet(id uint64, at time.Time, text string, lat, lon float64) string {
 		at.Format(time.RubyDate), id, text, geo)
 }
 
+// checkAuthorsFollowRaw checks that the authors table holds one row per
+// raw cell, with the raw cell's row key and tweet id, and the language
+// and lower-cased screen name that decoding the stored tweet gives: no
+// more (rows of deleted or replaced versions), no fewer.
+func checkAuthorsFollowRaw(t *testing.T, dump map[string]string) {
+	t.Helper()
+	want := map[string]string{}
+	var dec schemas.Decoder
+	var out schemas.Decoded
+	for _, r := range rows(t, dump["raw"]) {
+		out.Reset()
+		dec.Decode(schemas.Record{Data: []byte(r["json"].(string))}, &out)
+		if len(out.Tweets) != 1 {
+			t.Fatalf("raw row %v does not decode to one tweet", r)
+		}
+		tw := out.Tweets[0]
+		want[r["row_key"].(string)+"/"+r["tweet_id"].(string)] = tw.Lang + " " + strings.ToLower(tw.ScreenName)
+	}
+	got := map[string]string{}
+	for _, r := range rows(t, dump["authors"]) {
+		got[r["row_key"].(string)+"/"+r["tweet_id"].(string)] = r["lang"].(string) + " " + r["screen_name"].(string)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("authors rows %v, want one per raw row: %v", got, want)
+	}
+}
+
 func writeLines(t *testing.T, path string, lines ...string) string {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
@@ -41,9 +68,11 @@ func writeLines(t *testing.T, path string, lines ...string) string {
 }
 
 // storedIDs returns the tweet ids of the raw table, and checks that every
-// term and geo row points at a stored row key.
+// term and geo row points at a stored row key and that the authors table
+// follows the raw table (checkAuthorsFollowRaw).
 func storedIDs(t *testing.T, dump map[string]string) []string {
 	t.Helper()
+	checkAuthorsFollowRaw(t, dump)
 	keys := map[string]bool{}
 	var ids []string
 	for _, r := range rows(t, dump["raw"]) {

@@ -21,6 +21,7 @@ import (
 //	deadletter: origin, item (when > 0), reason, raw
 //	meta:       name, value
 //	identity:   tweet_id, row_key (hex) or deleted
+//	authors:    row_key (hex), tweet_id, lang, screen_name (lower-cased)
 //
 // It returns how many rows fn was called with.
 func DumpRows(ctx context.Context, src sink.Reader, table schemas.Table, fn func(row any) error) (int64, error) {
@@ -41,6 +42,13 @@ type rawDump struct {
 	TweetID   string `json:"tweet_id"`
 	CreatedAt string `json:"created_at"`
 	JSON      string `json:"json"`
+}
+
+type authorDump struct {
+	RowKey     string `json:"row_key"`
+	TweetID    string `json:"tweet_id"`
+	Lang       string `json:"lang"`
+	ScreenName string `json:"screen_name"`
 }
 
 type identityDump struct {
@@ -92,6 +100,12 @@ func dumpRow(table schemas.Table, key, value []byte) (any, error) {
 			return nil, err
 		}
 		return rawDump{RowKey: r.Key.String(), TweetID: strconv.FormatUint(r.ID, 10), CreatedAt: r.Key.Time().Format("2006-01-02T15:04:05Z07:00"), JSON: string(r.JSON)}, nil
+	case schemas.TableAuthors:
+		r, err := schemas.DecodeAuthor(key, value)
+		if err != nil {
+			return nil, err
+		}
+		return authorDump{RowKey: r.Key.String(), TweetID: strconv.FormatUint(r.ID, 10), Lang: r.Lang, ScreenName: r.ScreenName}, nil
 	case schemas.TableIdentity:
 		r, err := schemas.DecodeIdentity(key, value)
 		if err != nil {

@@ -22,8 +22,8 @@ import (
 // Deletes of a transforms.TweetBatch, through transforms.Identifier over
 // the sink's identity table (which reads back each stored version and
 // leaves a tombstone), and the batch it returns through the RawFn, TermsFn
-// and GeoFn that a run uses, which give the cells to delete (raw, term and
-// geo rows of the stored version), the tombstones and the marks of the
+// and GeoFn that a run uses, which give the cells to delete (raw, authors,
+// term and geo rows of the stored version), the tombstones and the marks of the
 // minutes to recount. The marked minutes are then recounted from the raw
 // table, as after a run. So a forgotten id is exactly a deleted one: its
 // rows go, and a later run over older files does not bring it back.
@@ -49,7 +49,7 @@ type ForgetSummary struct {
 	// BadLines counts the lines that are neither an id, nor a JSON object
 	// with one, nor blank.
 	BadLines int `json:"bad_lines"`
-	// RowsDeleted counts the cells deleted (raw, terms, geo).
+	// RowsDeleted counts the cells deleted (raw, authors, terms, geo).
 	RowsDeleted int `json:"rows_deleted"`
 	// Recounted counts the minutes whose frequency cells were recounted.
 	Recounted int     `json:"recounted"`
@@ -152,7 +152,7 @@ const forgetBatch = 512
 
 // Forget deletes the tweets of ids from the tables of cfg's sink (Store
 // or Cassandra) as a compliance delete in a run does: each stored
-// tweet's raw, term and geo rows are deleted, a tombstone is left for
+// tweet's raw, authors, term and geo rows are deleted, a tombstone is left for
 // every id (so that a later run over older files does not store it
 // again), and the frequency cells of the minutes touched are recounted
 // from the raw table. The forget is recorded in the metadata table under

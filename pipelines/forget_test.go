@@ -168,9 +168,11 @@ func (f forgetFixture) check(t *testing.T, cfg Config, dump func() map[string]st
 }
 
 // checkCountsFollowRaw checks that every minute's frequency count equals
-// the tweets of that minute in the raw table.
+// the tweets of that minute in the raw table, and that the authors table
+// follows the raw table too.
 func checkCountsFollowRaw(t *testing.T, dump map[string]string) {
 	t.Helper()
+	checkAuthorsFollowRaw(t, dump)
 	raw := map[string]int64{}
 	for _, r := range rows(t, dump["raw"]) {
 		at, err := time.Parse(time.RFC3339, r["created_at"].(string))

@@ -37,7 +37,7 @@ func runPipeline(t testing.TB, cfg Config) Summary {
 func dumpTables(t testing.TB, src sink.Reader) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity, schemas.TableAuthors} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false) // as the command's dump

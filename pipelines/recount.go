@@ -69,11 +69,12 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 			t := &out.Tweets[0]
 			counts[t.Lang]++
 			if rebuild[m] {
-				// The term and geo cells of the stored tweet, as the run
-				// that died may not have written them.
+				// The term, geo and authors cells of the stored tweet, as
+				// the run that died may not have written them.
 				copy(t.RowKey[:], key)
 				cells, terms = transforms.TermCells(cells, terms, t)
 				cells = transforms.GeoCells(cells, out.Tweets)
+				cells = append(cells, transforms.AuthorCell(t))
 			}
 			return nil
 		})

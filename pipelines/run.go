@@ -45,10 +45,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	geoDays, err := geoDaysParam(ctx, cfg, fresh)
+	params, err := geoDaysParam(ctx, cfg, fresh)
 	if err != nil {
 		return Summary{}, err
 	}
+	authors, err := authorsParam(ctx, cfg, fresh)
+	if err != nil {
+		return Summary{}, err
+	}
+	params = append(params, authors...)
 	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess(), FreshSink: fresh}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {
@@ -56,7 +61,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	started := time.Now()
 	rec := newRunRecord(cfg, started)
-	if err := writeRunRecord(ctx, cfg, rec, geoDays...); err != nil {
+	if err := writeRunRecord(ctx, cfg, rec, params...); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
 	}
 	if err := recordDeadRuns(ctx, cfg); err != nil {

@@ -104,7 +104,7 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 			s.SkippedBy[k.Name()] = n
 		}
 	}
-	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
+	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity, schemas.TableAuthors} {
 		s.Rows[t.Name()] = counters[flow.RowCounterName(t)]
 	}
 	if s.Seconds > 0 {

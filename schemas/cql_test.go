@@ -103,10 +103,11 @@ func goTypeMatches(t CQLType, v any) bool {
 // bytes that must come back as read.
 func TestCQLTextColumns(t *testing.T) {
 	blobs := map[string]bool{"raw_tweets.row_key": true, "raw_tweets.tweet": true, "term_index.row_key": true,
-		"geo_temporal.row_key": true, "dead_letter.raw": true, "tweet_identity.row_key": true}
+		"geo_temporal.row_key": true, "dead_letter.raw": true, "tweet_identity.row_key": true,
+		"tweet_authors.row_key": true}
 	texts := map[string]bool{"term_index.term": true, "term_index.field": true, "tweet_frequency.lang": true,
 		"geo_temporal.geohash": true, "dead_letter.source": true, "dead_letter.reason": true,
-		"metadata.name": true, "metadata.value": true}
+		"metadata.name": true, "metadata.value": true, "tweet_authors.lang": true, "tweet_authors.screen_name": true}
 	for _, ct := range CQLTables() {
 		for _, c := range ct.Columns() {
 			name := ct.Name + "." + c.Name
@@ -164,6 +165,15 @@ func TestCQLDerivedPartitionColumns(t *testing.T) {
 	}
 	if want := int8(Murmur2(k[:]) % RawBuckets); raw[1] != want {
 		t.Errorf("raw bucket = %v, want %v", raw[1], want)
+	}
+
+	// An authors row lives in the partition of its tweet's raw row.
+	author, err := CQLValues(nil, AuthorRow{Key: k, ID: 1, Lang: "en", ScreenName: "U1Scr"}.Cell())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !author[0].(time.Time).Equal(raw[0].(time.Time)) || author[1] != raw[1] || author[5] != "u1scr" {
+		t.Errorf("authors minute/bucket/name = %v/%v/%v, want the raw row's %v/%v and u1scr", author[0], author[1], author[5], raw[0], raw[1])
 	}
 
 	term, err := CQLValues(nil, TermRow{Term: "and", Field: "text", Key: k, Freq: 2}.Cell())
@@ -275,6 +285,7 @@ func TestCQLSchemaLayout(t *testing.T) {
 		"dead_letter":     "PRIMARY KEY ((source, chunk), line, item)",
 		"metadata":        "PRIMARY KEY ((name))",
 		"tweet_identity":  "PRIMARY KEY ((id))",
+		"tweet_authors":   "PRIMARY KEY ((minute, bucket), row_key, id)",
 	}
 	for i, ct := range CQLTables() {
 		s := stmts[i+1]

@@ -7,12 +7,14 @@ package schemas
 // CQLSelectPartition or CQLSelectSlice.
 //
 //	raw tweets   RawBuckets partitions a minute   CQLRawPartition(minute, bucket)
+//	authors      as raw tweets                     CQLRawPartition(minute, bucket)
 //	terms        one partition a term, field, hour CQLTermPartition(term, field, hour)
 //	frequency    one partition a day               CQLFrequencyPartition(day)
 //	geotemporal  one partition a spread and day    CQLGeoPartition(spread, day)
 
 // CQLRawPartition returns the partition of raw tweets created in the
-// minute that holds Unix second sec, bucket b (0 <= b < RawBuckets).
+// minute that holds Unix second sec, bucket b (0 <= b < RawBuckets): also
+// the partition of their TweetAuthors rows, partitioned alike.
 func CQLRawPartition(sec int64, b int) []any { return []any{minuteTime(sec), int8(b)} }
 
 // CQLTermPartition returns the partition of term in field for the hour

@@ -37,6 +37,18 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 			return dst, fmt.Errorf("raw cell: %w", err)
 		}
 		return append(dst, minuteTime(r.Key.Seconds()), rawBucket(r.Key), c.Key[:RowKeyLen], int64(r.ID), nonNil(c.Value)), nil
+	case TableAuthors:
+		r, err := DecodeAuthor(c.Key, c.Value)
+		if err != nil {
+			return dst, fmt.Errorf("authors cell: %w", err)
+		}
+		if err := canonical(r.Cell(), c); err != nil {
+			return dst, fmt.Errorf("authors cell %x: %w", c.Key, err)
+		}
+		if !utf8.ValidString(r.Lang) || !utf8.ValidString(r.ScreenName) {
+			return dst, fmt.Errorf("authors cell %x: language or screen name is not valid UTF-8", c.Key)
+		}
+		return append(dst, minuteTime(r.Key.Seconds()), rawBucket(r.Key), c.Key[:RowKeyLen], int64(r.ID), r.Lang, r.ScreenName), nil
 	case TableIdentity:
 		r, err := DecodeIdentity(c.Key, c.Value)
 		if err != nil {
@@ -129,6 +141,9 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 	case TableRaw:
 		k, kerr := RowKeyFromBytes(asBytes(values[2]))
 		c, err = RawRow{Key: k, ID: uint64(asInt(values[3])), JSON: nonNil(asBytes(values[4]))}.Cell(), kerr
+	case TableAuthors:
+		k, kerr := RowKeyFromBytes(asBytes(values[2]))
+		c, err = AuthorRow{Key: k, ID: uint64(asInt(values[3])), Lang: asString(values[4]), ScreenName: asString(values[5])}.Cell(), kerr
 	case TableIdentity:
 		c = Cell{Table: TableIdentity, Key: IdentityKey(uint64(asInt(values[0]))), Value: nonNil(asBytes(values[1]))}
 	case TableTerms:
@@ -203,7 +218,7 @@ func sampleValue(t Table) []byte {
 		return []byte("0")
 	case TableGeo:
 		return make([]byte, 8)
-	case TableDeadLetter:
+	case TableDeadLetter, TableAuthors:
 		return []byte{0}
 	}
 	return nil

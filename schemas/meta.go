@@ -46,7 +46,16 @@ const (
 	// Identify finds a collision, and the query engine reads them to count
 	// each such row key's tweets; see pipelines/query/collide.go).
 	CollisionPrefix = "collision/"
+	// AuthorsParam is the metadata row saying that every tweet the raw
+	// table holds has its TweetAuthors cell (AuthorRow): written when
+	// indexing began into an empty sink (pipelines.Run), as
+	// GeoDayMarkersParam. A sink indexed before the table existed never
+	// gets it, and its questions about users read the raw rows instead.
+	AuthorsParam = "param/authors"
 )
+
+// AuthorsValue is the value of AuthorsParam.
+var AuthorsValue = []byte(`{"complete":true}`)
 
 // CollisionName returns the metadata row name that records a collision
 // on row key k.

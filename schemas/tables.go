@@ -25,10 +25,11 @@ const (
 	TableDeadLetter Table = 'd' // dead letters: broken input with origin and reason
 	TableMeta       Table = 'm' // index parameters and runs
 	TableIdentity   Table = 'i' // tweet id -> row key of its stored version, or a tombstone
+	TableAuthors    Table = 'u' // TweetAuthors: (row key, tweet id) -> language and screen name
 )
 
 // Tables lists the tables in dump order.
-var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity}
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors}
 
 // Name returns the table's name as the command line spells it.
 func (t Table) Name() string {
@@ -47,6 +48,8 @@ func (t Table) Name() string {
 		return "meta"
 	case TableIdentity:
 		return "identity"
+	case TableAuthors:
+		return "authors"
 	}
 	return fmt.Sprintf("table(%q)", byte(t))
 }
@@ -102,6 +105,55 @@ func DecodeRaw(key, value []byte) (RawRow, error) {
 	}
 	k, err := RowKeyFromBytes(key[:RowKeyLen])
 	return RawRow{Key: k, ID: binary.BigEndian.Uint64(key[RowKeyLen:]), JSON: value}, err
+}
+
+// AuthorRow is a row of TweetAuthors, the index of authors over time: one
+// cell per stored tweet, keyed as its raw cell (row key and tweet id, so
+// a range of seconds is a key range and the two tweets of a row-key
+// collision keep a cell each), whose value is the tweet's language tag
+// and its author's screen name, lower-cased (Twitter's handles are
+// case-insensitive). A question about users reads these few bytes per
+// tweet instead of the stored JSON. The value is one byte, the length of
+// the tag, the tag (at most MaxLangLen bytes), then the screen name.
+type AuthorRow struct {
+	Key        RowKey
+	ID         uint64
+	Lang       string
+	ScreenName string
+}
+
+// Cell encodes the row. The name is lower-cased here (strings.ToLower,
+// which also makes it valid UTF-8: a CQL text column).
+func (r AuthorRow) Cell() Cell {
+	name := strings.ToLower(r.ScreenName)
+	lang := r.Lang[:min(len(r.Lang), MaxLangLen)]
+	v := make([]byte, 0, 1+len(lang)+len(name))
+	v = append(append(append(v, byte(len(lang))), lang...), name...)
+	return Cell{Table: TableAuthors, Key: binary.BigEndian.AppendUint64(r.Key[:], r.ID), Value: v}
+}
+
+// DecodeAuthor decodes a TweetAuthors cell.
+func DecodeAuthor(key, value []byte) (AuthorRow, error) {
+	if len(key) != RawKeyLen {
+		return AuthorRow{}, fmt.Errorf("authors key of %d bytes, want %d (row key and tweet id)", len(key), RawKeyLen)
+	}
+	lang, name, ok := AuthorValue(value)
+	if !ok {
+		return AuthorRow{}, fmt.Errorf("authors value %q malformed", value)
+	}
+	k, err := RowKeyFromBytes(key[:RowKeyLen])
+	return AuthorRow{Key: k, ID: binary.BigEndian.Uint64(key[RowKeyLen:]), Lang: string(lang), ScreenName: string(name)}, err
+}
+
+// AuthorValue splits the value of a TweetAuthors cell into the language
+// tag and the lower-cased screen name, without copying; ok is false for a
+// value too short for its tag.
+func AuthorValue(value []byte) (lang, screenName []byte, ok bool) {
+	if len(value) == 0 || len(value) < 1+int(value[0]) {
+		return nil, nil, false
+	}
+	n := 1 + int(value[0])
+	return value[1:n], value[n:], true
 }
 
 // IdentityRow is a row of the identity table: a tweet id and the row key

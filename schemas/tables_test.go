@@ -31,6 +31,8 @@ func TestCellLayout(t *testing.T) {
 		key, value string
 	}{
 		{"raw", schemas.RawRow{Key: goldenKey, ID: 0x0e92c5527c95b000, JSON: []byte(`{"a":1}`)}.Cell(), schemas.TableRaw, rk + "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", `{"a":1}`},
+		{"authors", schemas.AuthorRow{Key: goldenKey, ID: 0x0e92c5527c95b000, Lang: "en", ScreenName: "U1Scr"}.Cell(), schemas.TableAuthors, rk + "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", "\x02enu1scr"},
+		{"authors, no user", schemas.AuthorRow{Key: goldenKey, ID: 1, Lang: "und"}.Cell(), schemas.TableAuthors, rk + "\x00\x00\x00\x00\x00\x00\x00\x01", "\x03und"},
 		{"identity", schemas.IdentityRow{ID: 0x0e92c5527c95b000, Key: goldenKey}.Cell(), schemas.TableIdentity, "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", rk},
 		{"identity tombstone", schemas.IdentityRow{ID: 0x0e92c5527c95b000, Deleted: true}.Cell(), schemas.TableIdentity, "\x0e\x92\xc5\x52\x7c\x95\xb0\x00", ""},
 		{"term freq 1", schemas.TermRow{Term: "#apacheflink", Field: "text", Key: goldenKey, Freq: 1}.Cell(), schemas.TableTerms, "#apacheflink\x00text\x00" + rk, ""},
@@ -65,6 +67,14 @@ func TestCellRoundTrip(t *testing.T) {
 	raw := schemas.RawRow{Key: goldenKey, JSON: []byte(`{"data":{"id":"1"}}`)}
 	if c := raw.Cell(); !roundTrip(t, raw, func() (any, error) { return schemas.DecodeRaw(c.Key, c.Value) }) {
 		t.Error("raw")
+	}
+	for _, a := range []schemas.AuthorRow{
+		{Key: goldenKey, ID: 7, Lang: "en", ScreenName: "u1scr"},
+		{Key: goldenKey, ID: 1 << 63, Lang: "zh-cn", ScreenName: "東京_tower"},
+		{Key: goldenKey, ID: 8, Lang: "und", ScreenName: ""},
+	} {
+		c := a.Cell()
+		roundTrip(t, a, func() (any, error) { return schemas.DecodeAuthor(c.Key, c.Value) })
 	}
 	for _, term := range []schemas.TermRow{
 		{Term: "and", Field: "text", Key: goldenKey, Freq: 1},
@@ -144,6 +154,14 @@ func TestCellDecodeErrors(t *testing.T) {
 	if _, err := schemas.DecodeRaw(make([]byte, 5), nil); err == nil {
 		t.Error("DecodeRaw accepted a short key")
 	}
+	if _, err := schemas.DecodeAuthor(make([]byte, 12), []byte("\x02en")); err == nil {
+		t.Error("DecodeAuthor accepted a key without the tweet id")
+	}
+	for _, v := range []string{"", "\x03en"} {
+		if _, err := schemas.DecodeAuthor(make([]byte, schemas.RawKeyLen), []byte(v)); err == nil {
+			t.Errorf("DecodeAuthor accepted value %q", v)
+		}
+	}
 	if _, err := schemas.DecodeTerm([]byte("short"), nil); err == nil {
 		t.Error("DecodeTerm accepted a short key")
 	}
@@ -193,5 +211,18 @@ func TestGeohashOfEdges(t *testing.T) {
 		if tc.lat < b.MinLat || tc.lat > b.MaxLat || tc.lon < b.MinLng || tc.lon > b.MaxLng {
 			t.Errorf("Geohash(%g, %g) = %s, a cell of lat %g..%g, lon %g..%g: not the point's", tc.lat, tc.lon, h, b.MinLat, b.MaxLat, b.MinLng, b.MaxLng)
 		}
+	}
+}
+
+// TestTableBytesDistinct: every table, and the acknowledgements that ride
+// with a sink's cells (schemas.TableAck, never stored), has a byte of its
+// own: a sink tells them apart by it alone.
+func TestTableBytesDistinct(t *testing.T) {
+	seen := map[schemas.Table]string{schemas.TableAck: "ack"}
+	for _, tb := range schemas.Tables {
+		if other, ok := seen[tb]; ok {
+			t.Errorf("table %s has the byte %q of %s", tb.Name(), byte(tb), other)
+		}
+		seen[tb] = tb.Name()
 	}
 }

@@ -71,7 +71,8 @@ func TestTermIndexSeedExample(t *testing.T) {
 // bytes of big-endian created_at seconds (2018-10-10T20:19:24Z =
 // 1539202764 = 0x5bbe5ecc) and the big-endian Kafka murmur2 of the JSON;
 // the raw cell's key is the row key and the tweet id (the qualifier), and
-// the identity cell maps the id to the row key.
+// the identity cell maps the id to the row key, and the authors cell, keyed
+// as the raw cell, holds the language and the lower-cased screen name.
 func TestRawRowKeyGolden(t *testing.T) {
 	tw := decodeOne(t, seedTweet)
 	want := fmt.Sprintf("000000005bbe5ecc%08x", schemas.Murmur2([]byte(seedTweet)))
@@ -80,10 +81,13 @@ func TestRawRowKeyGolden(t *testing.T) {
 	}
 	const id = 1050118621198921728 // 0x0e92c5527c95b000
 	cells := RawCells(nil, []schemas.Tweet{tw})
-	if len(cells) != 2 {
-		t.Fatalf("%d cells, want raw and identity", len(cells))
+	if len(cells) != 3 {
+		t.Fatalf("%d cells, want raw, identity and authors", len(cells))
 	}
-	raw, ident := cells[0], cells[1]
+	raw, ident, author := cells[0], cells[1], cells[2]
+	if author.Table != schemas.TableAuthors || string(author.Key) != string(raw.Key) || string(author.Value) != "\x02enu1scr" {
+		t.Errorf("authors cell %c %x = %q, want the raw cell's key and %q", author.Table, author.Key, author.Value, "\x02enu1scr")
+	}
 	if raw.Table != schemas.TableRaw || string(raw.Value) != seedTweet || fmt.Sprintf("%x", raw.Key) != want+"0e92c5527c95b000" {
 		t.Errorf("raw cell %c %x = %q, want key %s0e92c5527c95b000 and the tweet's bytes", raw.Table, raw.Key, raw.Value, want)
 	}

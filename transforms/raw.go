@@ -13,7 +13,8 @@ func init() {
 
 // RawTweets returns the RawTwitterData cells of deduplicated tweets ((row
 // key, tweet id) -> stored JSON) and, beside each, the tweet's identity
-// cell (tweet id -> row key): the two are written together.
+// cell (tweet id -> row key) and its TweetAuthors cell (authors.go): the
+// three are written together.
 func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
 	return beam.ParDo(s.Scope("RawTweets"), &RawFn{}, tweets)
 }
@@ -41,12 +42,13 @@ type RawFn struct {
 	Ack bool
 }
 
-// ProcessElement emits two cells per tweet stored (raw and identity), the
-// delete of the raw cell of each version retracted with a mark to recount
-// its minute, a tombstone per id deleted, and the record of each row-key
-// collision found (schemas.CollisionName).
+// ProcessElement emits three cells per tweet stored (raw, identity and
+// authors), the deletes of the raw and authors cells of each version
+// retracted with a mark to recount its minute, a tombstone per id
+// deleted, and the record of each row-key collision found
+// (schemas.CollisionName).
 func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
-	cells := make([]schemas.Cell, 0, 2*(len(b.Tweets)+len(b.Replacements))+len(b.Retracted)+len(b.Deletes))
+	cells := make([]schemas.Cell, 0, 3*(len(b.Tweets)+len(b.Replacements))+3*len(b.Retracted)+len(b.Deletes))
 	if f.MarkCounting {
 		// The marks first: a sink that writes a batch in parts writes
 		// them before the tweets they stand for.
@@ -64,6 +66,7 @@ func (f *RawFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) {
 		t := &b.Retracted[i]
 		cells = append(cells,
 			deleteOf(schemas.RawRow{Key: t.RowKey, ID: t.ID}.Cell()),
+			authorDelete(t),
 			schemas.MetaRow{Name: schemas.RecountPrefix + schemas.Minute(t.CreatedAt)}.Cell())
 	}
 	for _, id := range b.Deletes {
@@ -109,14 +112,15 @@ func deleteOf(c schemas.Cell) schemas.Cell {
 	return schemas.Cell{Table: c.Table, Key: c.Key, Delete: true}
 }
 
-// RawCells appends the RawTwitterData cell and the identity cell of each
-// of tweets to dst.
+// RawCells appends the RawTwitterData cell, the identity cell and the
+// TweetAuthors cell of each of tweets to dst.
 func RawCells(dst []schemas.Cell, tweets []schemas.Tweet) []schemas.Cell {
 	for i := range tweets {
 		t := &tweets[i]
 		dst = append(dst,
 			schemas.RawRow{Key: t.RowKey, ID: t.ID, JSON: t.JSON}.Cell(),
-			schemas.IdentityRow{ID: t.ID, Key: t.RowKey}.Cell())
+			schemas.IdentityRow{ID: t.ID, Key: t.RowKey}.Cell(),
+			AuthorCell(t))
 	}
 	return dst
 }

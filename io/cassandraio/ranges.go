@@ -99,6 +99,7 @@ var errRange = errors.New("cassandraio: range")
 //	             rawLookahead minutes at a time and merged into key order;
 //	             a range within one row key's tweets is a slice of its
 //	             one partition
+//	authors      as raw tweets (a time range), partitioned alike
 //	terms        within one term and field (TermPrefix), times as for raw:
 //	             one partition an hour
 //	frequency    bounded by YYYYMMDDhhmm minutes: a slice of each day
@@ -122,8 +123,8 @@ func (r *Reader) Scan(ctx context.Context, table schemas.Table, start, end []byt
 			}
 			return nil
 		})
-	case table == schemas.TableRaw:
-		return r.scanRaw(ctx, start, end, inRange, fn)
+	case table == schemas.TableRaw, table == schemas.TableAuthors:
+		return r.scanMinutes(ctx, table, start, end, inRange, fn)
 	case table == schemas.TableTerms:
 		return r.scanTerms(ctx, start, end, inRange, fn)
 	case table == schemas.TableFrequency:
@@ -166,15 +167,16 @@ func (r *Reader) scanGeo(ctx context.Context, start, end []byte, inRange func(sc
 	return r.ScanSlice(ctx, schemas.TableGeo, pk, lo, hi, emit)
 }
 
-// rawLookahead is how many minutes of raw partitions scanRaw reads ahead
-// of the one it emits, each minute's RawBuckets partitions at once.
+// rawLookahead is how many minutes of raw partitions scanMinutes reads
+// ahead of the one it emits, each minute's RawBuckets partitions at once.
 const rawLookahead = 8
 
-// scanRaw reads the minutes of [start, end) (row keys or their 8-byte
-// time prefixes), RawBuckets partitions each, merging the buckets of a
-// minute into key order. Minutes are read rawLookahead at a time, in
-// parallel, and emitted in order.
-func (r *Reader) scanRaw(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+// scanMinutes reads the minutes of [start, end) (row keys or their 8-byte
+// time prefixes) of table, the raw table or the authors table (both
+// partitioned by minute and bucket: schemas.CQLRawPartition), RawBuckets
+// partitions each, merging the buckets of a minute into key order. Minutes
+// are read rawLookahead at a time, in parallel, and emitted in order.
+func (r *Reader) scanMinutes(ctx context.Context, table schemas.Table, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
 	from, to, err := timeBounds(start, end)
 	if err != nil {
 		return err
@@ -198,7 +200,7 @@ func (r *Reader) scanRaw(ctx context.Context, start, end []byte, inRange func(sc
 			}
 			go func() {
 				defer close(out.done)
-				out.cells, out.err = r.rawMinute(ctx, m, inRange)
+				out.cells, out.err = r.minuteCells(ctx, table, m, inRange)
 			}()
 		}
 	}()
@@ -214,10 +216,10 @@ func (r *Reader) scanRaw(ctx context.Context, start, end []byte, inRange func(sc
 	return ctx.Err()
 }
 
-// rawMinute reads the RawBuckets partitions of the minute that begins at
-// Unix second m, in parallel, and returns their cells that keep holds, in
-// no particular order.
-func (r *Reader) rawMinute(ctx context.Context, m int64, keep func(schemas.Cell) bool) ([]schemas.Cell, error) {
+// minuteCells reads the RawBuckets partitions of table (raw or authors) of
+// the minute that begins at Unix second m, in parallel, and returns their
+// cells that keep holds, in no particular order.
+func (r *Reader) minuteCells(ctx context.Context, table schemas.Table, m int64, keep func(schemas.Cell) bool) ([]schemas.Cell, error) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var cells []schemas.Cell
@@ -227,7 +229,7 @@ func (r *Reader) rawMinute(ctx context.Context, m int64, keep func(schemas.Cell)
 		go func() {
 			defer wg.Done()
 			var part []schemas.Cell
-			errs[b] = r.ScanPartitionValues(ctx, schemas.TableRaw, schemas.CQLRawPartition(m, b), func(c schemas.Cell) error {
+			errs[b] = r.ScanPartitionValues(ctx, table, schemas.CQLRawPartition(m, b), func(c schemas.Cell) error {
 				if keep(c) {
 					part = append(part, c)
 				}

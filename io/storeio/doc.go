@@ -7,7 +7,9 @@
 // (schemas.Table) followed by the table's own key (schemas.*Row.Cell). Every
 // read the indexes serve is therefore a range scan:
 //
-//	raw        'r' + row key                      time range = key range
+//	raw        'r' + row key + tweet id           time range = key range
+//	authors    'u' + row key + tweet id           as raw: language, screen name
+//	identity   'i' + tweet id                     -> row key (or a tombstone)
 //	terms      't' + term 0 field 0 + row key     a term's tweets, in time order
 //	frequency  'f' + YYYYMMDDhhmm + lang          a time series = key range
 //	geo        'g' + spread + day + geohash + row key

@@ -4,8 +4,9 @@
 //
 // Counts come from the indexes, never from the raw tweets: totals and time
 // series from TweetFrequency, terms from TermIndex, boxes from
-// GeoTemporalIndex. Retrieval reads the index, then the raw rows it points
-// at. Every question has a second answer, by a full scan of the raw table
+// GeoTemporalIndex, tweets per user from TweetAuthors (the index of
+// authors over time; a sink indexed before it reads the raw rows).
+// Retrieval reads the index, then the raw rows it points at. Every question has a second answer, by a full scan of the raw table
 // (Scan), which the tests compare with the index answer and the benchmark
 // times against it.
 //

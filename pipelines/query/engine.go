@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
@@ -40,6 +41,9 @@ type Engine struct {
 
 	extentFrom, extentTo time.Time // the data's extent, read once
 	collideState                   // the row keys recorded as collisions, read once
+
+	authorsMu                    sync.Mutex // AuthorsIndexed, read once
+	authorsKnown, authorsIndexed bool
 }
 
 // NewEngine returns an engine over r.

@@ -144,7 +144,10 @@ func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, fn f
 	if err != nil {
 		return err
 	}
-	var values [][]byte
+	// The values are copied (the cursor reuses v as it moves on to see
+	// whether the row key holds another tweet) into buffers that every
+	// row key reuses: fn's values are valid during the call only.
+	var values, bufs [][]byte
 	err = func() error {
 		for i := range ks {
 			if i%4096 == 4095 {
@@ -159,7 +162,11 @@ func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, fn f
 				if err != nil {
 					return err
 				}
-				values = append(values, bytes.Clone(v)) // the cursor reuses v as it moves
+				if len(values) == len(bufs) {
+					bufs = append(bufs, nil)
+				}
+				bufs[len(values)] = append(bufs[len(values)][:0], v...)
+				values = append(values, bufs[len(values)])
 			}
 			if len(values) == 0 {
 				return missingRow(k)

@@ -166,7 +166,7 @@ func dumpAll(t *testing.T, dir string) map[string]string {
 	}
 	defer tables.Close()
 	out := map[string]string{}
-	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity} {
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity, schemas.TableAuthors} {
 		var b bytes.Buffer
 		if _, err := dump(context.Background(), tables, table, &b); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,7 @@
 //	tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS ...)
 //	tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day] [--format table|jsonl]
 //	tweetindex query    QUESTION (--store DIR | --cassandra HOSTS ...) [--from T1] [--to T2] [--lang L]
-//	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta|identity
+//	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta|identity|authors
 //	tweetindex forget   --ids FILE (--store DIR | --cassandra HOSTS ...) [--format table|jsonl]
 //	tweetindex schema   print|apply|copy [--cassandra HOSTS] [--keyspace K] [--replication R] [--from-keyspace K2]
 //	tweetindex version

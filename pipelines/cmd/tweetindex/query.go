@@ -498,6 +498,11 @@ func (q *queryCmd) users(ctx context.Context) error {
 	if q.top < 0 {
 		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
 	}
+	if indexed, err := q.engine.AuthorsIndexed(ctx); err != nil {
+		return err
+	} else if !indexed {
+		fmt.Fprintln(q.stderr, "note: this store was indexed before the authors table existed (no "+schemas.AuthorsParam+"): users reads every stored tweet of the range, which is slow; index the tweets into a new store to make it fast")
+	}
 	top, dist, err := q.engine.TopUsers(ctx, q.filter, q.top)
 	if err != nil {
 		return err
