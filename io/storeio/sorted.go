@@ -35,13 +35,17 @@ import (
 // written twice (run, table) instead of passing through a memtable, a
 // flush and several compactions. The term table's prefix ('t') is above
 // every table the memtable holds in a bulk load, so its tables overlap no
-// other and land in the last level.
+// other and land in the last level. The authors table ('u') goes the same
+// way.
 //
 // Later writes of a key win, as in the memtable: within a chunk by the
 // order of the cells (their offset), across chunks by the chunk's order.
 
-// sortedTables are the tables a bulk load sorts and ingests.
-var sortedTables = [256]bool{schemas.TableTerms: true}
+// sortedTables are the tables a bulk load sorts and ingests: the term
+// index and the authors table (one small cell a tweet, 'u'), which nothing
+// reads during a run either and whose byte is above the memtable's tables
+// too.
+var sortedTables = [256]bool{schemas.TableTerms: true, schemas.TableAuthors: true}
 
 // sortedChunkBytes is how many bytes of cells a chunk holds before it is
 // sorted and spilled; two chunks at most are in memory (one filling, one
