@@ -23,6 +23,9 @@ type Identities interface {
 	// RowTweets calls fn with the id and stored JSON of every tweet the
 	// sink holds under row key k (more than one only after a collision).
 	RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error
+	// Counted reports whether the sink's frequency table holds a count
+	// (of any language) for minute (YYYYMMDDhhmm).
+	Counted(ctx context.Context, minute string) (bool, error)
 }
 
 // Identifier reconciles deduplicated batches with the tweets a sink
@@ -49,6 +52,12 @@ type Identifier struct {
 	// crash anywhere leaves a state that running again completes. Left
 	// nil, the tables' transforms alone delete the retracted cells.
 	Write func(ctx context.Context, cells []schemas.Cell) error
+
+	// counted caches, per minute, whether the frequency table held a
+	// count for it when this Identifier first asked (see markCounted). It
+	// outlives bundles: a count of an earlier run does not go away during
+	// this one, and a count this run writes only adds a needless recount.
+	counted map[string]bool
 
 	dec      schemas.Decoder
 	bundle   map[uint64]schemas.IdentityRow // what this bundle let through or deleted
@@ -197,6 +206,9 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 	if err := x.collisions(ctx, &out, check); err != nil {
 		return b, err
 	}
+	if err := x.markCounted(ctx, &out); err != nil {
+		return b, err
+	}
 	if refused > 0 {
 		indexedCount.Inc(ctx, -refused)
 		flow.AddIndexed(-refused)
@@ -266,6 +278,65 @@ func (x *Identifier) retractDurably(ctx context.Context, versions, kept []schema
 	}
 	if err := x.Write(ctx, raw); err != nil {
 		return fmt.Errorf("identify: deleting the raw rows of retracted versions: %w", err)
+	}
+	return nil
+}
+
+// markCounted marks for recount (out.Recount) the minute of each new
+// tweet of out whose minute the frequency table counted already, on a
+// sink that is not fresh: frequency counts are absolute and a run counts
+// only the tweets it reads, so its count of a minute an earlier run
+// counted would overwrite that run's count with its own (two runs of one
+// new tweet each in one minute would leave 1). The recount at the end of
+// the run counts the minute from the raw table instead, which holds the
+// tweets of both runs: absolute, and the same however often it is done.
+// One read per distinct minute, cached in x (counted); a minute out.Recount
+// marks already (a tweet an earlier run stored) is not marked again.
+func (x *Identifier) markCounted(ctx context.Context, out *TweetBatch) error {
+	if x.Fresh || len(out.Tweets) == 0 {
+		return nil
+	}
+	if x.counted == nil {
+		x.counted = map[string]bool{}
+	}
+	marked := map[string]bool{}
+	for _, sec := range out.Recount {
+		marked[schemas.Minute(sec)] = true
+	}
+	var ask []string
+	for i := range out.Tweets {
+		m := schemas.Minute(out.Tweets[i].CreatedAt)
+		if _, ok := x.counted[m]; !ok && !marked[m] && !slices.Contains(ask, m) {
+			ask = append(ask, m)
+		}
+	}
+	if len(ask) > 0 {
+		found := make([]bool, len(ask))
+		errs := make([]error, len(ask))
+		sem := make(chan struct{}, collisionReads)
+		var wg sync.WaitGroup
+		for i, m := range ask {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				found[i], errs[i] = x.Sink.Counted(ctx, m)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return fmt.Errorf("identify: reading the frequency table: %w", err)
+		}
+		for i, m := range ask {
+			x.counted[m] = found[i]
+		}
+	}
+	for i := range out.Tweets {
+		t := &out.Tweets[i]
+		if m := schemas.Minute(t.CreatedAt); x.counted[m] && !marked[m] {
+			out.Recount = append(out.Recount, t.CreatedAt)
+			marked[m] = true
+		}
 	}
 	return nil
 }

@@ -2,7 +2,10 @@ package cassandraio
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -145,4 +148,20 @@ func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, f
 		}
 		return fn(r.ID, r.JSON)
 	})
+}
+
+// errCounted stops Counted's scan at the first count.
+var errCounted = errors.New("counted")
+
+// Counted reads the minute's slice of its day's frequency partition.
+func (ci cassandraIdentities) Counted(ctx context.Context, minute string) (bool, error) {
+	at, err := time.ParseInLocation(schemas.MinuteLayout, minute, time.UTC)
+	if err != nil {
+		return false, fmt.Errorf("counted: minute %q: %w", minute, err)
+	}
+	err = ci.r.Scan(ctx, schemas.TableFrequency, []byte(minute), []byte(schemas.Minute(at.Unix()+60)), func(_, _ []byte) error { return errCounted })
+	if errors.Is(err, errCounted) {
+		return true, nil
+	}
+	return false, err
 }
