@@ -45,15 +45,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	params, err := geoDaysParam(ctx, cfg, fresh)
+	params, err := freshParams(ctx, cfg, fresh)
 	if err != nil {
 		return Summary{}, err
 	}
-	authors, err := authorsParam(ctx, cfg, fresh)
-	if err != nil {
-		return Summary{}, err
-	}
-	params = append(params, authors...)
 	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess(), FreshSink: fresh}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {

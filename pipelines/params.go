@@ -1,0 +1,55 @@
+package pipelines
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// freshParams returns the parameter cells to write with the run's first
+// record when the sink is fresh (no tweet stored), each only if its table
+// is empty too, so that every row the table will hold is written the new
+// way:
+//
+//   - schemas.GeoDayMarkersParam: every geo row comes with its day marker
+//     (transforms.GeoFn), and readers may skip the days without one;
+//   - schemas.AuthorsParam: every raw row comes with its TweetAuthors row
+//     (transforms.RawFn), and questions about users may read that table
+//     alone.
+//
+// A sink indexed before a parameter existed never gets it (later runs
+// write the new rows for their tweets only), and its readers go on as
+// before: every day read, the raw rows read for users.
+func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, error) {
+	if !fresh {
+		return nil, nil
+	}
+	s, err := openSink(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	var cells []schemas.Cell
+	for _, p := range []struct {
+		table schemas.Table
+		cell  schemas.Cell
+	}{
+		{schemas.TableGeo, schemas.MetaRow{Name: schemas.GeoDayMarkersParam, Value: schemas.GeoDayMarkersValue}.Cell()},
+		{schemas.TableRaw, schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()},
+	} {
+		empty := true
+		err = s.ScanAll(ctx, p.table, func(_, _ []byte) error {
+			empty = false
+			return errStop
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return nil, fmt.Errorf("reading the %s table: %w", p.table.Name(), err)
+		}
+		if empty {
+			cells = append(cells, p.cell)
+		}
+	}
+	return cells, nil
+}
