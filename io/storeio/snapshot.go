@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -31,48 +32,33 @@ func SnapshotsDir(dir string) string { return filepath.Clean(dir) + ".snapshots"
 // process has it open, every interval until stop is called; stop removes
 // the snapshots no reader has open. took, if not nil, is told how long
 // each snapshot took.
-func PublishSnapshots(dir string, every time.Duration, took func(time.Duration)) (stop func()) {
+func PublishSnapshots(dir string, interval time.Duration, took func(time.Duration)) (stop func()) {
 	snaps := SnapshotsDir(dir)
 	removeUnused(snaps, "")
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				s := openStore(dir)
-				if s == nil || s.bulk {
-					continue
-				}
-				start := time.Now()
-				name, err := s.checkpointTo(snaps)
-				if err != nil {
-					logLine(slog.LevelWarn, "store snapshot failed", []any{"dir", dir, "error", err.Error()},
-						fmt.Sprintf("storeio: snapshot of %s for readers: %v", dir, err))
-					continue
-				}
-				if took != nil {
-					took(time.Since(start))
-				}
-				removeUnused(snaps, name)
-			}
-		}
-	}()
-	return func() {
-		select {
-		case <-done:
+	stopTicker := every(interval, func() {
+		s := openStore(dir)
+		if s == nil || s.bulk {
 			return
-		default:
 		}
-		close(done)
-		<-finished
-		removeUnused(snaps, "")
-		os.Remove(snaps) // if empty
+		start := time.Now()
+		name, err := s.checkpointTo(snaps)
+		if err != nil {
+			logLine(slog.LevelWarn, "store snapshot failed", []any{"dir", dir, "error", err.Error()},
+				fmt.Sprintf("storeio: snapshot of %s for readers: %v", dir, err))
+			return
+		}
+		if took != nil {
+			took(time.Since(start))
+		}
+		removeUnused(snaps, name)
+	})
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			stopTicker()
+			removeUnused(snaps, "")
+			os.Remove(snaps) // if empty
+		})
 	}
 }
 
