@@ -133,6 +133,10 @@ func (e *Engine) counts(ctx context.Context, s span, step time.Duration, byLang 
 	if err := raw(s.from, a); err != nil {
 		return err
 	}
+	// A minute's cells (one per language) come together: its time is
+	// parsed once (parsing every cell's was most of a count's time).
+	var minute string
+	var at int64
 	err := e.R.Scan(ctx, schemas.TableFrequency, []byte(schemas.Minute(a)), []byte(schemas.Minute(b)), func(key, value []byte) error {
 		row, err := schemas.DecodeFrequency(key, value)
 		if err != nil {
@@ -141,15 +145,18 @@ func (e *Engine) counts(ctx context.Context, s span, step time.Duration, byLang 
 		if s.lang != "" && row.Lang != s.lang {
 			return nil
 		}
-		m, err := time.Parse(schemas.MinuteLayout, row.Minute)
-		if err != nil {
-			return fmt.Errorf("frequency row %q: %w", key, err)
+		if row.Minute != minute {
+			m, err := time.Parse(schemas.MinuteLayout, row.Minute)
+			if err != nil {
+				return fmt.Errorf("frequency row %q: %w", key, err)
+			}
+			minute, at = row.Minute, stepOf(m.Unix())
 		}
 		lang := ""
 		if byLang {
 			lang = row.Lang
 		}
-		fn(stepOf(m.Unix()), lang, row.Count)
+		fn(at, lang, row.Count)
 		return nil
 	})
 	if err != nil {
