@@ -17,11 +17,13 @@
 //	meta       'm' + name
 //
 // A bounded run whose workers run in the submitting process bulk loads the
-// store (OpenBulk, BulkWrite): no write-ahead log, and the term index, most
-// of a tweet's cells, bypasses the memtable: its cells are sorted in memory
-// a chunk at a time, spilled as sorted runs, and merged at the end of the
-// run (FlushOpen) into sorted tables that Pebble ingests into its last
-// level (sorted.go). The run then compacts the rest (CompactOpen).
+// store (OpenBulk, BulkWrite): no write-ahead log, and the raw tweets, the
+// term index and the authors table, nearly all of a tweet's cells and
+// bytes, bypass the memtable: their cells are sorted in memory a chunk at a
+// time, spilled as sorted runs, and merged at the end of the run
+// (FlushOpen) into sorted tables that Pebble ingests into its last level
+// (sorted.go); reads during the run (Get, Scan) see them. The run then
+// compacts the rest (CompactOpen): the identity, geo and smaller tables.
 //
 // A store is opened once per process and shared: Beam runs several bundles
 // of the sink at once in one process under prism and the portable runner

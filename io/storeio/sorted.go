@@ -25,27 +25,25 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// A bulk load (OpenBulk) writes the term index, about 22 of the 25 cells
-// a tweet adds, around the memtable: nothing reads that table while a
-// bounded run writes it (deduplication reads the identity and raw tables),
-// so its cells need not be in the database before the run ends. They are
-// gathered in memory, sorted a chunk at a time, spilled to sorted run
-// files, and merged at the end of the load (FlushOpen) into sorted tables
-// that Pebble ingests as they are, at the bottom of the tree: each cell is
-// written twice (run, table) instead of passing through a memtable, a
-// flush and several compactions. The term table's prefix ('t') is above
-// every table the memtable holds in a bulk load, so its tables overlap no
-// other and land in the last level. The authors table ('u') goes the same
-// way.
+// A bulk load (OpenBulk) writes the raw tweets, the term index and the
+// authors table, all but 2 of the 26 cells a tweet adds and nearly all of
+// its bytes, around the memtable. They are gathered in memory, sorted a
+// chunk at a time, spilled to sorted run files, and merged at the end of
+// the load (FlushOpen) into sorted tables that Pebble ingests as they are,
+// at the bottom of the tree: each cell is written twice (run, table)
+// instead of passing through a memtable, a flush and several compactions,
+// and the store needs no compaction after the load. The bytes of these
+// tables ('r', 't', 'u') are above every table the memtable holds in a
+// bulk load, so their tables overlap no other and land in the last level.
 //
 // Later writes of a key win, as in the memtable: within a chunk by the
 // order of the cells (their offset), across chunks by the chunk's order.
+// A run reads back what it wrote (Identify reads the raw row of a version
+// it replaces or deletes): Store.Get and Store.Scan look in the load
+// (sortedLoad.scan) before the database while it is not finished.
 
-// sortedTables are the tables a bulk load sorts and ingests: the term
-// index and the authors table (one small cell a tweet, 'u'), which nothing
-// reads during a run either and whose byte is above the memtable's tables
-// too.
-var sortedTables = [256]bool{schemas.TableTerms: true, schemas.TableAuthors: true}
+// sortedTables are the tables a bulk load sorts and ingests.
+var sortedTables = [256]bool{schemas.TableRaw: true, schemas.TableTerms: true, schemas.TableAuthors: true}
 
 // sortedChunkBytes is how many bytes of cells a chunk holds before it is
 // sorted and spilled; two chunks at most are in memory (one filling, one
@@ -61,18 +59,38 @@ type sortedLoad struct {
 	dir    string // scratch directory: runs and tables
 	writer sstable.WriterOptions
 
-	mu      sync.Mutex
-	cur     *chunk
-	bounds  [][]byte      // partition boundaries, from the first sorted chunk
-	runs    [][]string    // per spilled chunk, in order: its file per partition
-	spill   chan struct{} // one spill at a time
-	free    *chunk        // a spilled chunk, for reuse
-	spills  sync.WaitGroup
-	failed  atomic.Pointer[error]
-	done    atomic.Bool // Finish ingested the load: Take takes nothing more
-	nextRun int
-	cells   int64 // taken in all
+	mu     sync.Mutex
+	cur    *chunk
+	runs   []runFile      // per full chunk, in the order they filled: its run file
+	filled map[int]*chunk // full chunks whose run file is not written yet, by run
+	spill  chan struct{}  // one spill at a time
+
+	spillEnts []entry // the spill's sorted copy of a chunk's entries, reused
+	free      *chunk  // a spilled chunk, for reuse
+	spills    sync.WaitGroup
+	failed    atomic.Pointer[error]
+	done      atomic.Bool // Finish ingested the load: Take takes nothing more
+	cells     int64       // taken in all
 }
+
+// runFile is a spilled chunk: its cells in key order, prefix-compressed,
+// with a restart (a key written whole) every runRestartBytes. The
+// restarts' keys and offsets stay in memory: the end of the load cuts
+// every run at the same keys into partitions of even size, and a read
+// finds a key without reading the file from its start.
+type runFile struct {
+	path     string
+	restarts []restart
+	size     int64
+}
+
+type restart struct {
+	key []byte
+	off int64
+}
+
+// runRestartBytes is how far apart a run file's restarts are.
+const runRestartBytes = 64 << 10
 
 // entry is a cell in a chunk's arena: key at off, value after it.
 type entry struct {
@@ -102,7 +120,7 @@ func newSortedLoad(db *pebble.DB, o *pebble.Options, dir string) (*sortedLoad, e
 	defaults.EnsureDefaults()
 	wo := defaults.MakeWriterOptions(0, db.TableFormat())
 	wo.FilterPolicy = nil // term cells are read by range, never looked up
-	return &sortedLoad{db: db, dir: scratch, writer: wo, spill: make(chan struct{}, 1)}, nil
+	return &sortedLoad{db: db, dir: scratch, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*chunk{}}, nil
 }
 
 // newChunk returns an empty chunk, the spilled one if there is one; mu held.
@@ -166,44 +184,62 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 			vlen: uint32(len(c.arena) - off - klen), del: t.Delete})
 	}
 	l.cells += int64(taken)
-	var full *chunk
+	full, run := (*chunk)(nil), 0
 	if len(c.arena) >= sortedChunkBytes {
-		full, l.cur = c, nil
+		// The chunk's rank is fixed now, in the order chunks fill.
+		full, l.cur, run = c, nil, len(l.runs)
+		l.runs = append(l.runs, runFile{})
+		l.filled[run] = full
 	}
 	l.mu.Unlock()
 	if full != nil {
-		l.spillChunk(full)
+		l.spillChunk(full, run)
 	}
 	return rest, nil
 }
 
-// spillChunk sorts c and writes it as a run, in the background; it waits
-// while an earlier chunk is still being spilled (memory stays at two
-// chunks).
-func (l *sortedLoad) spillChunk(c *chunk) {
+// spillChunk sorts c and writes it as run file run, in the background; it
+// waits while an earlier chunk is still being spilled (memory stays at two
+// chunks, or a few when writers fill them faster than one spills).
+func (l *sortedLoad) spillChunk(c *chunk, run int) {
 	l.spill <- struct{}{}
-	l.mu.Lock()
-	run := l.nextRun
-	l.nextRun++
-	l.runs = append(l.runs, nil)
-	l.mu.Unlock()
 	l.spills.Add(1)
 	go func() {
 		defer l.spills.Done()
 		defer func() { <-l.spill }()
-		files, err := l.writeRun(c, sortChunk(c, 1), run)
+		// Sorted apart from c's entries, which a read (scan) may look
+		// through meanwhile in the order they were added.
+		sorted := &chunk{arena: c.arena, ents: append(l.spillEnts[:0], c.ents...)}
+		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
+		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0])
+		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
 			return
 		}
 		l.mu.Lock()
-		l.runs[run] = files
+		l.runs[run] = rf
+		delete(l.filled, run)
 		l.free = c
 		l.mu.Unlock()
 	}()
 }
 
 func (l *sortedLoad) fail(err error) { l.failed.CompareAndSwap(nil, &err) }
+
+// compare orders entries of c by key, then by the order they were added.
+func (c *chunk) compare(a, b entry) int {
+	if a.prefix != b.prefix {
+		if a.prefix < b.prefix {
+			return -1
+		}
+		return 1
+	}
+	if r := bytes.Compare(c.key(&a), c.key(&b)); r != 0 {
+		return r
+	}
+	return int(a.off) - int(b.off)
+}
 
 func prefix8(k []byte) uint64 {
 	var b [8]byte
@@ -227,18 +263,7 @@ func sortChunk(c *chunk, workers int) [][]entry {
 	g.SetLimit(max(1, workers))
 	for _, r := range runs {
 		g.Go(func() error {
-			slices.SortFunc(r, func(a, b entry) int {
-				if a.prefix != b.prefix {
-					if a.prefix < b.prefix {
-						return -1
-					}
-					return 1
-				}
-				if r := bytes.Compare(c.key(&a), c.key(&b)); r != 0 {
-					return r
-				}
-				return int(a.off) - int(b.off)
-			})
+			slices.SortFunc(r, c.compare)
 			return nil
 		})
 	}
@@ -246,25 +271,52 @@ func sortChunk(c *chunk, workers int) [][]entry {
 	return runs
 }
 
-// partitionBounds sets the partition boundaries, once, from a sorted
-// chunk: keys that cut it into as many parts as there are cores, so that
-// the end of the load merges the parts at once.
-func (l *sortedLoad) partitionBounds(c *chunk, runs [][]entry) [][]byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.bounds == nil {
-		parts := max(1, runtime.GOMAXPROCS(0))
-		l.bounds = [][]byte{}
-		// The first run's quantiles: a sample of the chunk's keys.
-		r := runs[0]
-		for i := 1; i < parts && len(r) > 0; i++ {
-			k := bytes.Clone(c.key(&r[len(r)*i/parts]))
-			if len(l.bounds) == 0 || bytes.Compare(l.bounds[len(l.bounds)-1], k) < 0 {
-				l.bounds = append(l.bounds, k)
+// partitionBounds returns the keys that cut the load (the run files and
+// the sorted runs of the last chunk c, if any) into parts of about even
+// bytes: the restarts of the run files, and as many points of the last
+// chunk, weighed by the bytes up to the next one.
+func partitionBounds(files []runFile, c *chunk, runs [][]entry, parts int) [][]byte {
+	type point struct {
+		key    []byte
+		weight int64
+	}
+	var points []point
+	var total int64
+	for _, f := range files {
+		for i, r := range f.restarts {
+			end := f.size
+			if i+1 < len(f.restarts) {
+				end = f.restarts[i+1].off
+			}
+			points = append(points, point{r.key, end - r.off})
+			total += end - r.off
+		}
+	}
+	for _, r := range runs {
+		var w int64
+		for i := range r {
+			if w == 0 {
+				points = append(points, point{c.key(&r[i]), 0})
+			}
+			w += int64(r[i].klen + r[i].vlen)
+			if w >= runRestartBytes || i == len(r)-1 {
+				points[len(points)-1].weight = w
+				total += w
+				w = 0
 			}
 		}
 	}
-	return l.bounds
+	slices.SortFunc(points, func(a, b point) int { return bytes.Compare(a.key, b.key) })
+	var bounds [][]byte
+	var sum int64
+	for _, p := range points {
+		if len(bounds)+1 < parts && sum >= total*int64(len(bounds)+1)/int64(parts) &&
+			(len(bounds) == 0 || bytes.Compare(bounds[len(bounds)-1], p.key) < 0) {
+			bounds = append(bounds, bytes.Clone(p.key))
+		}
+		sum += p.weight
+	}
+	return bounds
 }
 
 // chunkSources returns, per partition, a source for each sorted run of c
@@ -288,47 +340,41 @@ func chunkSources(c *chunk, runs [][]entry, bounds [][]byte, rank int) [][]ranke
 	return parts
 }
 
-// writeRun writes sorted chunk c as run files, one per partition, and
-// returns their paths.
-func (l *sortedLoad) writeRun(c *chunk, runs [][]entry, run int) ([]string, error) {
-	if err := os.MkdirAll(l.dir, 0o755); err != nil {
-		return nil, err
-	}
-	parts := chunkSources(c, runs, l.partitionBounds(c, runs), 0)
-	files := make([]string, len(parts))
-	for p, srcs := range parts {
-		files[p] = filepath.Join(l.dir, fmt.Sprintf("run-%05d-%02d", run, p))
-		if err := writeRunFile(files[p], srcs); err != nil {
-			return nil, err
-		}
-	}
-	return files, nil
-}
-
 // A run file is a sequence of records, keys in order and prefix-compressed:
 // uvarint shared, uvarint unshared, the key's unshared bytes, uvarint
-// value length << 1 | deleted, the value.
-func writeRunFile(path string, srcs []ranked) error {
+// value length << 1 | deleted, the value. A restart's record shares
+// nothing with the key before it.
+func writeRunFile(path string, srcs []ranked) (runFile, error) {
+	rf := runFile{path: path}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return rf, err
+	}
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return rf, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var prev []byte
 	var hdr [3 * binary.MaxVarintLen64]byte
+	last := int64(-runRestartBytes)
 	err = merge(context.Background(), srcs, nil, func(k, v []byte, del bool) error {
 		shared := commonPrefix(prev, k)
+		if rf.size-last >= runRestartBytes {
+			rf.restarts = append(rf.restarts, restart{bytes.Clone(k), rf.size})
+			last, shared = rf.size, 0
+		}
 		n := binary.PutUvarint(hdr[:], uint64(shared))
 		n += binary.PutUvarint(hdr[n:], uint64(len(k)-shared))
-		w.Write(hdr[:n])
-		w.Write(k[shared:])
 		flag := uint64(len(v)) << 1
 		if del {
 			flag |= 1
 		}
-		n = binary.PutUvarint(hdr[:], flag)
+		m := binary.PutUvarint(hdr[n:], flag)
 		w.Write(hdr[:n])
+		w.Write(k[shared:])
+		w.Write(hdr[n : n+m])
 		_, err := w.Write(v)
+		rf.size += int64(n + len(k) - shared + m + len(v))
 		prev = append(prev[:0], k...)
 		return err
 	})
@@ -337,9 +383,9 @@ func writeRunFile(path string, srcs []ranked) error {
 	}
 	if err != nil {
 		f.Close()
-		return err
+		return rf, err
 	}
-	return f.Close()
+	return rf, f.Close()
 }
 
 func commonPrefix(a, b []byte) int {
@@ -368,22 +414,55 @@ type ranked struct {
 	rank int
 }
 
+// fileSource reads the keys lo <= key < hi of a run file (nil: no bound).
 type fileSource struct {
-	r    *bufio.Reader
-	f    *os.File
-	k, v []byte
-	del  bool
+	r      *bufio.Reader
+	f      *os.File
+	lo, hi []byte
+	k, v   []byte
+	del    bool
 }
 
-func openFileSource(path string) (*fileSource, error) {
-	f, err := os.Open(path)
+// openFileSource opens run file rf at the last restart before lo.
+func openFileSource(rf *runFile, lo, hi []byte, buf int) (*fileSource, error) {
+	off := int64(0)
+	if lo != nil {
+		i, found := slices.BinarySearchFunc(rf.restarts, lo, func(r restart, k []byte) int { return bytes.Compare(r.key, k) })
+		switch {
+		case found:
+			off = rf.restarts[i].off
+		case i > 0:
+			off = rf.restarts[i-1].off
+		}
+	}
+	f, err := os.Open(rf.path)
 	if err != nil {
 		return nil, err
 	}
-	return &fileSource{f: f, r: bufio.NewReaderSize(f, 256<<10)}, nil
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &fileSource{f: f, r: bufio.NewReaderSize(f, buf), lo: lo, hi: hi}, nil
 }
 
 func (s *fileSource) next() (bool, error) {
+	for {
+		ok, err := s.read()
+		if !ok || err != nil {
+			return ok, err
+		}
+		if s.hi != nil && bytes.Compare(s.k, s.hi) >= 0 {
+			return false, nil
+		}
+		if s.lo == nil || bytes.Compare(s.k, s.lo) >= 0 {
+			return true, nil
+		}
+	}
+}
+
+// read reads the next record.
+func (s *fileSource) read() (bool, error) {
 	shared, err := binary.ReadUvarint(s.r)
 	if err == io.EOF {
 		return false, nil
@@ -584,30 +663,36 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	start := time.Now()
 	var merged atomic.Int64
 	defer every(compactReportEvery, func() {
-		logLine(slog.LevelInfo, "store writing terms", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
-			fmt.Sprintf("storeio: writing the term index: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
+		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
+			fmt.Sprintf("storeio: writing the raw, term and authors tables: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
 	})()
-	var lastParts [][]ranked
-	bounds := l.bounds
+	var lastRuns [][]entry
 	if last != nil {
-		runs := sortChunk(last, runtime.GOMAXPROCS(0))
-		bounds = l.partitionBounds(last, runs)
-		lastParts = chunkSources(last, runs, bounds, len(l.runs))
+		lastRuns = sortChunk(last, runtime.GOMAXPROCS(0))
+	}
+	// More parts than cores, so that the cores stay busy to the end
+	// however the parts' keys compare in cost.
+	bounds := partitionBounds(l.runs, last, lastRuns, 4*runtime.GOMAXPROCS(0))
+	var lastParts [][]ranked
+	if last != nil {
+		lastParts = chunkSources(last, lastRuns, bounds, len(l.runs))
 	}
 	tables := make([][]string, len(bounds)+1)
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for p := range tables {
+		var lo, hi []byte
+		if p > 0 {
+			lo = bounds[p-1]
+		}
+		if p < len(bounds) {
+			hi = bounds[p]
+		}
 		g.Go(func() error {
 			var srcs []ranked
-			defer func() {
-				for _, s := range srcs {
-					if fs, ok := s.source.(*fileSource); ok {
-						fs.f.Close()
-					}
-				}
-			}()
-			for r, files := range l.runs {
-				fs, err := openFileSource(files[p])
+			defer func() { closeSources(srcs) }()
+			for r := range l.runs {
+				fs, err := openFileSource(&l.runs[r], lo, hi, 256<<10)
 				if err != nil {
 					return err
 				}
@@ -622,7 +707,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return fmt.Errorf("storeio: writing the sorted term index: %w", err)
+		return fmt.Errorf("storeio: writing the sorted tables: %w", err)
 	}
 	var paths []string
 	for _, t := range tables {
@@ -630,10 +715,10 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	if len(paths) > 0 {
 		if err := l.db.Ingest(ctx, paths); err != nil {
-			return fmt.Errorf("storeio: ingesting the sorted term index: %w", err)
+			return fmt.Errorf("storeio: ingesting the sorted tables: %w", err)
 		}
 	}
-	l.runs, l.bounds, last = nil, nil, nil
+	l.runs, last = nil, nil
 	l.done.Store(true)
 	return os.RemoveAll(l.dir)
 }
@@ -673,4 +758,72 @@ func (l *sortedLoad) writeTables(ctx context.Context, part int, srcs []ranked, m
 		}
 	}
 	return paths, err
+}
+
+// closeSources closes the run files among srcs.
+func closeSources(srcs []ranked) {
+	for _, s := range srcs {
+		if fs, ok := s.source.(*fileSource); ok {
+			fs.f.Close()
+		}
+	}
+}
+
+// scan calls fn with each key lo <= key < hi (whole keys, the table's byte
+// first) the load holds, in order, with its last write: what a read of the
+// database would find once the load is ingested. It finds nothing once the
+// load is finished. Identify reads a few keys a batch at most (the raw
+// rows of versions it replaces or deletes); each search is a binary
+// search of every run file's restarts and a read from the restart found,
+// plus a pass over the chunks in memory.
+func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byte, del bool) error) error {
+	if l.done.Load() {
+		return nil
+	}
+	if p := l.failed.Load(); p != nil {
+		return *p
+	}
+	var srcs []ranked
+	defer func() { closeSources(srcs) }()
+	l.mu.Lock()
+	if l.done.Load() {
+		l.mu.Unlock()
+		return nil
+	}
+	runs := slices.Clone(l.runs)
+	// The keys in range of the chunks in memory, copied: the full ones
+	// not written yet, by their run, and the one filling, after them.
+	inRange := func(c *chunk, rank int) {
+		var m chunk
+		for i := range c.ents {
+			e := &c.ents[i]
+			if k := c.key(e); bytes.Compare(k, lo) >= 0 && bytes.Compare(k, hi) < 0 {
+				off := len(m.arena)
+				m.arena = append(m.arena, c.arena[e.off:e.off+e.klen+e.vlen]...)
+				m.ents = append(m.ents, entry{prefix: e.prefix, off: uint32(off), klen: e.klen, vlen: e.vlen, del: e.del})
+			}
+		}
+		if len(m.ents) > 0 {
+			slices.SortFunc(m.ents, m.compare)
+			srcs = append(srcs, ranked{&chunkSource{c: &m, ents: m.ents, i: -1}, rank})
+		}
+	}
+	for run, c := range l.filled {
+		inRange(c, run)
+	}
+	if l.cur != nil {
+		inRange(l.cur, len(runs))
+	}
+	l.mu.Unlock()
+	for r := range runs {
+		if runs[r].path == "" {
+			continue // not written yet: among the chunks above
+		}
+		fs, err := openFileSource(&runs[r], lo, hi, 4<<10)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, ranked{fs, r})
+	}
+	return merge(ctx, srcs, nil, fn)
 }

@@ -1,6 +1,7 @@
 package storeio
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -11,13 +12,15 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// TestSortedLoadKeepsLastWrite bulk loads term cells through the sorted
-// load with chunks and sort runs small enough that every path is taken
-// (runs spilled to files, a chunk sorted in several runs and merged, the
-// last chunk merged from memory, partitions), overwriting and deleting
-// keys across chunks, over a store that already holds some of them: the
-// term table ends equal to a model where the last write of each key wins.
-// The other tables' cells pass through the memtable as before.
+// TestSortedLoadKeepsLastWrite bulk loads term and raw cells through the
+// sorted load with chunks and sort runs small enough that every path is
+// taken (runs spilled to files, a chunk sorted in several runs and
+// merged, the last chunk merged from memory, partitions), overwriting and
+// deleting keys across chunks, over a store that already holds some of
+// them: the tables end equal to a model where the last write of each key
+// wins. While the load goes on, Get and Scan find what it holds (the last
+// write, over the store's older cells) as the model says. The other
+// tables' cells pass through the memtable as before.
 func TestSortedLoadKeepsLastWrite(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -35,20 +38,70 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 			t.Cleanup(func() { sortedChunkBytes, sortRun = oldChunk, oldRun })
 
 			dir := filepath.Join(t.TempDir(), "store")
-			model := map[string]string{}
-			key := func(i int) []byte {
-				return schemas.TermRow{Term: fmt.Sprintf("term%03d", i%97), Field: "text", Key: schemas.RowKey{byte(i % 5), byte(i)}}.Cell().Key
+			type tk struct {
+				table schemas.Table
+				key   string
+			}
+			key := func(i int) tk {
+				if i%3 == 0 {
+					return tk{schemas.TableRaw, string(schemas.RawRow{Key: schemas.RowKey{byte(i % 7), 0, 0, 0, 0, 0, 0, 0, byte(i % 11)}, ID: uint64(i)}.Cell().Key)}
+				}
+				return tk{schemas.TableTerms, string(schemas.TermRow{Term: fmt.Sprintf("term%03d", i%97), Field: "text", Key: schemas.RowKey{byte(i % 5), byte(i)}}.Cell().Key)}
+			}
+			model := map[tk]string{}
+			var s *Store
+			var err error
+			// check reads every key of the model and its neighbours, and
+			// scans both tables, through the store.
+			check := func(when string) {
+				t.Helper()
+				for i := range 600 {
+					k := key(i)
+					v, ok, err := s.Get(k.table, []byte(k.key))
+					want, wok := model[k]
+					if err != nil || ok != wok || string(v) != want {
+						t.Fatalf("%s: Get %c %x = %q, %v, %v; want %q, %v", when, k.table, k.key, v, ok, err, want, wok)
+					}
+				}
+				for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableTerms} {
+					got := map[tk]string{}
+					var prev []byte
+					err := s.Scan(context.Background(), table, nil, nil, func(k, v []byte) error {
+						if prev != nil && bytes.Compare(prev, k) >= 0 {
+							return fmt.Errorf("scan out of order: %x after %x", k, prev)
+						}
+						prev = bytes.Clone(k)
+						got[tk{table, string(k)}] = string(v)
+						return nil
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", when, err)
+					}
+					n := 0
+					for k, v := range model {
+						if k.table != table {
+							continue
+						}
+						n++
+						if got[k] != v {
+							t.Fatalf("%s: scan of %c: %x = %q, want %q", when, table, k.key, got[k], v)
+						}
+					}
+					if len(got) != n {
+						t.Fatalf("%s: scan of %c finds %d cells, want %d", when, table, len(got), n)
+					}
+				}
 			}
 			// Earlier data, written through the memtable.
-			s, err := Open(dir)
+			s, err = Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var before []schemas.Cell
 			for i := range 300 {
 				k := key(i)
-				before = append(before, schemas.Cell{Table: schemas.TableTerms, Key: k, Value: []byte("old")})
-				model[string(k)] = "old"
+				before = append(before, schemas.Cell{Table: k.table, Key: []byte(k.key), Value: []byte("old")})
+				model[k] = "old"
 			}
 			if err := s.Write(before); err != nil {
 				t.Fatal(err)
@@ -71,12 +124,12 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 				for range rng.IntN(8) + 1 {
 					k := key(rng.IntN(600))
 					if rng.IntN(5) == 0 {
-						cells = append(cells, schemas.Cell{Table: schemas.TableTerms, Key: k, Delete: true})
-						delete(model, string(k))
+						cells = append(cells, schemas.Cell{Table: k.table, Key: []byte(k.key), Delete: true})
+						delete(model, k)
 					} else {
 						v := fmt.Sprint(w)
-						cells = append(cells, schemas.Cell{Table: schemas.TableTerms, Key: k, Value: []byte(v)})
-						model[string(k)] = v
+						cells = append(cells, schemas.Cell{Table: k.table, Key: []byte(k.key), Value: []byte(v)})
+						model[k] = v
 					}
 					w++
 				}
@@ -97,36 +150,25 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, c := range rest {
-					if c.Table == schemas.TableTerms {
-						t.Fatalf("Take returned a term cell")
+					if sortedTables[c.Table] {
+						t.Fatalf("Take returned a %c cell", c.Table)
 					}
 				}
 				if err := s.Write(rest); err != nil {
 					t.Fatal(err)
 				}
+				if rng.IntN(40) == 0 {
+					check(fmt.Sprintf("after %d writes", w))
+				}
 			}
+			check("before the end of the load")
 			if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
 				t.Fatalf("FlushOpen: %v, %v", ok, err)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "bulk-load")); !os.IsNotExist(err) {
 				t.Errorf("the bulk load's scratch directory is left behind (%v)", err)
 			}
-			got := map[string]string{}
-			err = s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
-				got[string(k)] = string(v)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(model) {
-				t.Errorf("term table holds %d cells, want %d", len(got), len(model))
-			}
-			for k, v := range model {
-				if got[k] != v {
-					t.Errorf("cell %q = %q, want %q", k, got[k], v)
-				}
-			}
+			check("after the load")
 			freq := 0
 			s.Scan(context.Background(), schemas.TableFrequency, nil, nil, func(k, v []byte) error { freq++; return nil })
 			if want := min(other, 60); freq != want {

@@ -482,7 +482,22 @@ func openStore(dir string) *Store {
 
 // Get returns the value of key in table, and whether it exists.
 func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
-	v, closer, err := s.db.Get(appendKey(nil, table, key))
+	k := appendKey(nil, table, key)
+	if l := s.loading(table); l != nil {
+		var v []byte
+		found, del := false, false
+		err := l.scan(context.Background(), k, append(k[:len(k):len(k)], 0), func(_, val []byte, d bool) error {
+			v, found, del = bytes.Clone(val), true, d
+			return nil
+		})
+		switch {
+		case err != nil:
+			return nil, false, fmt.Errorf("store %s: get: %w", s.dir, err)
+		case found:
+			return v, !del, nil
+		}
+	}
+	v, closer, err := s.db.Get(k)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, false, nil
 	}
@@ -504,17 +519,48 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 	} else {
 		upper = appendKey(nil, table, end)
 	}
+	// What a bulk load holds of the range and has not ingested yet: its
+	// writes are later than the database's, and win.
+	var loaded []loadedCell
+	if l := s.loading(table); l != nil {
+		err := l.scan(ctx, lower, upper, func(k, v []byte, del bool) error {
+			loaded = append(loaded, loadedCell{bytes.Clone(k), bytes.Clone(v), del})
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+		}
+	}
 	it, err := s.db.NewIterWithContext(ctx, &pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
 	}
 	defer it.Close()
+	// emitLoaded calls fn with the loaded cells before key (all: nil).
+	emitLoaded := func(key []byte) error {
+		for len(loaded) > 0 && (key == nil || bytes.Compare(loaded[0].key, key) < 0) {
+			c := loaded[0]
+			loaded = loaded[1:]
+			if !c.del {
+				if err := fn(c.key[1:], c.value); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
 		if n++; n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+		}
+		if err := emitLoaded(it.Key()); err != nil {
+			return err
+		}
+		if len(loaded) > 0 && bytes.Equal(loaded[0].key, it.Key()) {
+			continue // written again or deleted by the load: emitLoaded says which
 		}
 		v, err := it.ValueAndErr()
 		if err != nil {
@@ -524,10 +570,28 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 			return err
 		}
 	}
+	if err := emitLoaded(nil); err != nil {
+		return err
+	}
 	if err := it.Error(); err != nil {
 		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
 	}
 	return nil
+}
+
+// loading returns the store's bulk load if it holds cells of table not
+// yet ingested (Get and Scan read them too), or nil.
+func (s *Store) loading(table schemas.Table) *sortedLoad {
+	if l := s.sorted; l != nil && sortedTables[table] && !l.done.Load() {
+		return l
+	}
+	return nil
+}
+
+// loadedCell is a cell of a bulk load, read before it is ingested.
+type loadedCell struct {
+	key, value []byte
+	del        bool
 }
 
 func appendKey(dst []byte, table schemas.Table, key []byte) []byte {
