@@ -55,10 +55,24 @@ func (f *identifyFn) Setup() error {
 	return nil
 }
 
-// writeDurably writes cells as one batch and syncs the log (a bulk store
-// has none: its writes become durable in the order they were made, when
-// it is flushed).
+// writeDurably writes cells as one batch and syncs the log. A bulk store
+// has no log: its memtable's writes become durable in the order they were
+// made, when it is flushed, and what its sorted load holds (raw, term and
+// authors cells) only at the end of the load. So there the cells go both
+// ways: into the memtable, so that a retraction is durable before the
+// identity row written after it (a tombstone flushed without the deletes
+// before it would hide a tweet's cells from every later run), and into the
+// load, so that it also overrides what the load holds of the same keys.
 func (s *Store) writeDurably(_ context.Context, cells []schemas.Cell) error {
+	if l := s.sorted; l != nil {
+		if _, err := l.Take(cells); err != nil {
+			return fmt.Errorf("store %s: %w", s.dir, err)
+		}
+		b := s.NewBatch(0)
+		defer b.Close()
+		b.addAround(cells)
+		return b.Commit()
+	}
 	if err := s.Write(cells); err != nil {
 		return err
 	}

@@ -244,3 +244,48 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 		t.Fatalf("term table holds %d cells after a cancelled and a second FlushOpen, want %d", n, len(cells))
 	}
 }
+
+// TestWriteDurablyInABulkLoad: a retraction Identify writes during a bulk
+// load (writeDurably) is in the database at once, not only in the sorted
+// load that becomes durable at the load's end: a crash after the identity
+// row written next is flushed must not leave the retracted cells behind
+// it. It also overrides what the load itself holds of the same keys.
+func TestWriteDurablyInABulkLoad(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	earlier := schemas.RawRow{Key: schemas.RowKey{1}, ID: 1, JSON: []byte(`{"v":1}`)}.Cell()
+	earlierTerm := schemas.TermRow{Term: "old", Field: "text", Key: schemas.RowKey{1}}.Cell()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write([]schemas.Cell{earlier, earlierTerm}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = OpenBulk(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	thisRun := schemas.RawRow{Key: schemas.RowKey{2}, ID: 2, JSON: []byte(`{"v":2}`)}.Cell()
+	if err := s.Write([]schemas.Cell{thisRun}); err != nil { // into the load
+		t.Fatal(err)
+	}
+	del := func(c schemas.Cell) schemas.Cell { c.Value, c.Delete = nil, true; return c }
+	if err := s.writeDurably(context.Background(), []schemas.Cell{del(earlier), del(earlierTerm), del(thisRun)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []schemas.Cell{earlier, earlierTerm} {
+		if _, closer, err := s.db.Get(appendKey(nil, c.Table, c.Key)); err == nil {
+			closer.Close()
+			t.Errorf("%c %x: in the database after its retraction, until the load ends", c.Table, c.Key)
+		}
+	}
+	if _, err := FlushOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []schemas.Cell{earlier, earlierTerm, thisRun} {
+		if _, ok, err := s.Get(c.Table, c.Key); ok || err != nil {
+			t.Errorf("%c %x after the load: found %v, %v; want it deleted", c.Table, c.Key, ok, err)
+		}
+	}
+}
