@@ -94,7 +94,8 @@ const runRestartBytes = 64 << 10
 
 // entry is a cell in a chunk's arena: key at off, value after it.
 type entry struct {
-	prefix uint64 // the key's first 8 bytes, big endian, for a quick compare
+	prefix  uint64 // the key's first 8 bytes, big endian, for a quick compare
+	prefix2 uint64 // its next 8 bytes: a term cell's key is mostly told apart by its first 16
 	off    uint32
 	klen   uint32
 	vlen   uint32
@@ -180,7 +181,8 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 		if !t.Delete {
 			c.arena = append(c.arena, t.Value...)
 		}
-		c.ents = append(c.ents, entry{prefix: prefix8(c.arena[off : off+klen]), off: uint32(off), klen: uint32(klen),
+		k := c.arena[off : off+klen]
+		c.ents = append(c.ents, entry{prefix: prefix8(k), prefix2: prefix8(k[min(8, len(k)):]), off: uint32(off), klen: uint32(klen),
 			vlen: uint32(len(c.arena) - off - klen), del: t.Delete})
 	}
 	l.cells += int64(taken)
@@ -231,6 +233,12 @@ func (l *sortedLoad) fail(err error) { l.failed.CompareAndSwap(nil, &err) }
 func (c *chunk) compare(a, b entry) int {
 	if a.prefix != b.prefix {
 		if a.prefix < b.prefix {
+			return -1
+		}
+		return 1
+	}
+	if a.prefix2 != b.prefix2 {
+		if a.prefix2 < b.prefix2 {
 			return -1
 		}
 		return 1
@@ -800,7 +808,7 @@ func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byt
 			if k := c.key(e); bytes.Compare(k, lo) >= 0 && bytes.Compare(k, hi) < 0 {
 				off := len(m.arena)
 				m.arena = append(m.arena, c.arena[e.off:e.off+e.klen+e.vlen]...)
-				m.ents = append(m.ents, entry{prefix: e.prefix, off: uint32(off), klen: e.klen, vlen: e.vlen, del: e.del})
+				m.ents = append(m.ents, entry{prefix: e.prefix, prefix2: e.prefix2, off: uint32(off), klen: e.klen, vlen: e.vlen, del: e.del})
 			}
 		}
 		if len(m.ents) > 0 {
