@@ -96,10 +96,10 @@ const runRestartBytes = 64 << 10
 type entry struct {
 	prefix  uint64 // the key's first 8 bytes, big endian, for a quick compare
 	prefix2 uint64 // its next 8 bytes: a term cell's key is mostly told apart by its first 16
-	off    uint32
-	klen   uint32
-	vlen   uint32
-	del    bool
+	off     uint32
+	klen    uint32
+	vlen    uint32
+	del     bool
 }
 
 type chunk struct {
