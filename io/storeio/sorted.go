@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"log/slog"
 	"os"
@@ -82,6 +83,7 @@ type runFile struct {
 	path     string
 	restarts []restart
 	size     int64
+	rows     rowFilter // the row keys of its raw cells
 }
 
 type restart struct {
@@ -105,6 +107,7 @@ type entry struct {
 type chunk struct {
 	arena []byte
 	ents  []entry
+	rows  map[schemas.RowKey]struct{} // the row keys of its raw cells (see mayHoldRow)
 }
 
 func (c *chunk) key(e *entry) []byte { return c.arena[e.off : e.off+e.klen] }
@@ -129,10 +132,11 @@ func (l *sortedLoad) newChunk() *chunk {
 	if c := l.free; c != nil {
 		l.free = nil
 		c.arena, c.ents = c.arena[:0], c.ents[:0]
+		clear(c.rows)
 		return c
 	}
 	// A term cell takes about 45 bytes of the arena.
-	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8), ents: make([]entry, 0, sortedChunkBytes/40)}
+	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8), ents: make([]entry, 0, sortedChunkBytes/40), rows: map[schemas.RowKey]struct{}{}}
 }
 
 // Take copies the cells of sortedTables into the load and returns the
@@ -174,6 +178,9 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 		if !sortedTables[t.Table] {
 			continue
 		}
+		if t.Table == schemas.TableRaw && len(t.Key) >= schemas.RowKeyLen {
+			c.rows[schemas.RowKey(t.Key[:schemas.RowKeyLen])] = struct{}{}
+		}
 		off := len(c.arena)
 		c.arena = append(c.arena, byte(t.Table))
 		c.arena = append(c.arena, t.Key...)
@@ -214,6 +221,7 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 		sorted := &chunk{arena: c.arena, ents: append(l.spillEnts[:0], c.ents...)}
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
 		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0])
+		rf.rows = newRowFilter(c.rows)
 		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
@@ -834,4 +842,66 @@ func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byt
 		srcs = append(srcs, ranked{fs, r})
 	}
 	return merge(ctx, srcs, nil, fn)
+}
+
+// mayHoldRow reports whether the load may hold raw cells under row key k:
+// false says it holds none, and a read of them need not look through the
+// load. A run into a store that is not fresh reads the raw row of every
+// new tweet's row key (Identify looks for a collision with an earlier
+// run's tweet), which the load almost never holds.
+func (l *sortedLoad) mayHoldRow(k schemas.RowKey) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.cur; c != nil {
+		if _, ok := c.rows[k]; ok {
+			return true
+		}
+	}
+	for _, c := range l.filled {
+		if _, ok := c.rows[k]; ok {
+			return true
+		}
+	}
+	for i := range l.runs {
+		if l.runs[i].rows.mayHold(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowFilter is a Bloom filter of row keys: 10 bits and 7 probes a key
+// (about 1 % false positives).
+type rowFilter struct{ bits []uint64 }
+
+var rowFilterSeed = maphash.MakeSeed()
+
+func newRowFilter(rows map[schemas.RowKey]struct{}) rowFilter {
+	f := rowFilter{bits: make([]uint64, (len(rows)*10+63)/64+1)}
+	for k := range rows {
+		f.probe(k, func(w int, b uint64) bool { f.bits[w] |= b; return true })
+	}
+	return f
+}
+
+func (f rowFilter) mayHold(k schemas.RowKey) bool {
+	if f.bits == nil {
+		return false
+	}
+	return f.probe(k, func(w int, b uint64) bool { return f.bits[w]&b != 0 })
+}
+
+// probe calls fn with the word and bit of each of k's probes, while fn
+// returns true, and returns whether it always did.
+func (f rowFilter) probe(k schemas.RowKey, fn func(w int, b uint64) bool) bool {
+	h := maphash.Bytes(rowFilterSeed, k[:])
+	h1, h2 := uint32(h), uint32(h>>32)|1
+	m := uint32(len(f.bits) * 64)
+	for i := range uint32(7) {
+		bit := (h1 + i*h2) % m
+		if !fn(int(bit/64), 1<<(bit%64)) {
+			return false
+		}
+	}
+	return true
 }

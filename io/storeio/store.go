@@ -488,7 +488,7 @@ func openStore(dir string) *Store {
 // Get returns the value of key in table, and whether it exists.
 func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
 	k := appendKey(nil, table, key)
-	if l := s.loading(table); l != nil {
+	if l := s.loading(table, key, key); l != nil {
 		var v []byte
 		found, del := false, false
 		err := l.scan(context.Background(), k, append(k[:len(k):len(k)], 0), func(_, val []byte, d bool) error {
@@ -527,7 +527,7 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 	// What a bulk load holds of the range and has not ingested yet: its
 	// writes are later than the database's, and win.
 	var loaded []loadedCell
-	if l := s.loading(table); l != nil {
+	if l := s.loading(table, start, end); l != nil {
 		err := l.scan(ctx, lower, upper, func(k, v []byte, del bool) error {
 			loaded = append(loaded, loadedCell{bytes.Clone(k), bytes.Clone(v), del})
 			return nil
@@ -584,13 +584,20 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 	return nil
 }
 
-// loading returns the store's bulk load if it holds cells of table not
-// yet ingested (Get and Scan read them too), or nil.
-func (s *Store) loading(table schemas.Table) *sortedLoad {
-	if l := s.sorted; l != nil && sortedTables[table] && !l.done.Load() {
-		return l
+// loading returns the store's bulk load if it may hold cells of table
+// with start <= key < end (end nil: to the end of the table) not yet
+// ingested (Get and Scan read them too), or nil.
+func (s *Store) loading(table schemas.Table, start, end []byte) *sortedLoad {
+	l := s.sorted
+	if l == nil || !sortedTables[table] || l.done.Load() {
+		return nil
 	}
-	return nil
+	n := schemas.RowKeyLen
+	if table == schemas.TableRaw && len(start) >= n && len(end) >= n && bytes.Equal(start[:n], end[:n]) &&
+		!l.mayHoldRow(schemas.RowKey(start[:n])) {
+		return nil // the cells of one row key (a tweet, a collision), none in the load
+	}
+	return l
 }
 
 // loadedCell is a cell of a bulk load, read before it is ingested.
