@@ -1,6 +1,7 @@
 package transforms
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,9 @@ type Identities interface {
 	// Counted reports whether the sink's frequency table holds a count
 	// (of any language) for minute (YYYYMMDDhhmm).
 	Counted(ctx context.Context, minute string) (bool, error)
+	// ScanMeta calls fn with the name of each metadata row from from
+	// (included) to to (excluded), in order.
+	ScanMeta(ctx context.Context, from, to string, fn func(name string) error) error
 }
 
 // Identifier reconciles deduplicated batches with the tweets a sink
@@ -423,6 +427,7 @@ func (x *Identifier) keepShared(ctx context.Context, out *TweetBatch, from int) 
 			if have[id] || !stays(id, k) {
 				return nil
 			}
+			data = bytes.Clone(data) // the tweet's JSON, kept: the sink's scan owns data
 			var dec schemas.Decoded
 			x.dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &dec)
 			if len(dec.Tweets) != 1 {
@@ -435,6 +440,21 @@ func (x *Identifier) keepShared(ctx context.Context, out *TweetBatch, from int) 
 		})
 		if err != nil {
 			return fmt.Errorf("identify: %w", err)
+		}
+	}
+	// A tweet kept whose location a scrub_geo took gives no geo cell its
+	// point back: the shared cell goes with the version retracted.
+	for i := range out.Kept {
+		t := &out.Kept[i]
+		if !t.HasPoint {
+			continue
+		}
+		scrubbed, err := GeoScrubbed(ctx, x.Sink, t)
+		if err != nil {
+			return fmt.Errorf("identify: %w", err)
+		}
+		if scrubbed {
+			t.HasPoint = false
 		}
 	}
 	return nil
