@@ -37,8 +37,21 @@ func collidingPairAtOnePoint(at time.Time) (lines [2]string, ids [2]uint64) {
 // JSON has the same 32-bit murmur2 (one row key) that share the term
 // "collide" with other frequencies (2 in the first, 1 in the second), the
 // author's terms, and a geo cell (one geohash) with points a metre apart;
-// and their ids. The first has the smaller id.
+// and their ids.
 func collidingPairSharingCells(at time.Time) (lines [2]string, ids [2]uint64) {
+	return collidingPair(at, func(kind, i int, id uint64) string {
+		text := [2]string{"collide collide n%d", "collide n%d"}[kind]
+		lat := [2]string{"10.5", "10.50001"}[kind]
+		return fmt.Sprintf(`{"created_at":%q,"id_str":"%d","text":"`+text+`","lang":"en","user":{"name":"n","screen_name":"s"},"coordinates":{"type":"Point","coordinates":[20,%s]}}`,
+			at.Format(time.RubyDate), id, i, lat)
+	})
+}
+
+// collidingPair returns two tweet lines of one second whose JSON has the
+// same 32-bit murmur2 (one row key), one of each kind that line makes
+// (kind 0 or 1; i varies the text, id is the tweet's id, created at at),
+// in the order of their kinds, and their ids: a birthday search.
+func collidingPair(at time.Time, line func(kind, i int, id uint64) string) (lines [2]string, ids [2]uint64) {
 	type cand struct {
 		line string
 		id   uint64
@@ -47,18 +60,15 @@ func collidingPairSharingCells(at time.Time) (lines [2]string, ids [2]uint64) {
 	for i := 0; ; i++ {
 		kind := i % 2
 		id := uint64(at.UnixMilli()-1288834974657)<<22 | uint64(i)
-		text := [2]string{"collide collide n%d", "collide n%d"}[kind]
-		lat := [2]string{"10.5", "10.50001"}[kind]
-		line := fmt.Sprintf(`{"created_at":%q,"id_str":"%d","text":"`+text+`","lang":"en","user":{"name":"n","screen_name":"s"},"coordinates":{"type":"Point","coordinates":[20,%s]}}`,
-			at.Format(time.RubyDate), id, i, lat)
-		h := schemas.Murmur2([]byte(line))
+		l := line(kind, i, id)
+		h := schemas.Murmur2([]byte(l))
 		if other, ok := seen[1-kind][h]; ok {
-			if kind == 0 { // keep the kinds in place: the first says "collide" twice
-				return [2]string{line, other.line}, [2]uint64{id, other.id}
+			if kind == 0 { // keep the kinds in place
+				return [2]string{l, other.line}, [2]uint64{id, other.id}
 			}
-			return [2]string{other.line, line}, [2]uint64{other.id, id}
+			return [2]string{other.line, l}, [2]uint64{other.id, id}
 		}
-		seen[kind][h] = cand{line, id}
+		seen[kind][h] = cand{l, id}
 	}
 }
 

@@ -20,9 +20,21 @@ import (
 // (schemas.RecountPrefix), and Run recounts each marked minute from the
 // raw table once the pipeline is done, then removes the mark. A run that
 // dies leaves its marks for the next run to recount.
+//
+// A minute's tweets per language are read from the authors table
+// (schemas.AuthorRow: one small cell per stored tweet, keyed as its raw
+// cell, holding its language) when the sink has one for every stored
+// tweet (the metadata row schemas.AuthorsParam), as questions about users
+// read it; in a sink indexed before that table existed, from the raw rows,
+// decoding each tweet's JSON. The counts are the same: the authors cell
+// holds the language the decoded tweet has (transforms.AuthorCell), and it
+// is written and deleted with the raw cell. Minutes to rebuild read the
+// raw rows whatever the sink, since they derive the other tables' cells
+// from them.
 
 // recountMarked recounts the frequency cells of the minutes marked in the
-// metadata table of cfg's sink from its raw table, and removes the marks.
+// metadata table of cfg's sink from its stored tweets (the authors table,
+// or the raw table: see above), and removes the marks.
 // It returns how many minutes it recounted.
 func recountMarked(ctx context.Context, cfg Config) (int, error) {
 	s, err := openSink(cfg)
@@ -49,6 +61,13 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 	}
 	slices.Sort(minutes)
 	minutes = slices.Compact(minutes) // a minute marked both ways
+	if len(minutes) == 0 {
+		return 0, nil
+	}
+	_, authors, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.AuthorsParam))
+	if err != nil {
+		return 0, fmt.Errorf("recount: reading %s: %w", schemas.AuthorsParam, err)
+	}
 	var dec schemas.Decoder
 	var out schemas.Decoded
 	var terms []transforms.Term
@@ -60,24 +79,35 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		counts := map[string]int64{}
 		var cells []schemas.Cell
 		lo, hi := schemas.RowKeyStart(at.Unix()), schemas.RowKeyStart(at.Unix()+60)
-		err = s.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
-			out.Reset()
-			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
-			if len(out.Tweets) != 1 {
+		if authors && !rebuild[m] {
+			err = s.Scan(ctx, schemas.TableAuthors, lo[:], hi[:], func(key, value []byte) error {
+				lang, _, ok := schemas.AuthorValue(value)
+				if !ok {
+					return fmt.Errorf("authors row %x: value %q malformed", key, value)
+				}
+				counts[string(lang)]++
 				return nil
-			}
-			t := &out.Tweets[0]
-			counts[t.Lang]++
-			if rebuild[m] {
-				// The term, geo and authors cells of the stored tweet, as
-				// the run that died may not have written them.
-				copy(t.RowKey[:], key)
-				cells, terms = transforms.TermCells(cells, terms, t)
-				cells = transforms.GeoCells(cells, out.Tweets)
-				cells = append(cells, transforms.AuthorCell(t))
-			}
-			return nil
-		})
+			})
+		} else {
+			err = s.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(key, value []byte) error {
+				out.Reset()
+				dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
+				if len(out.Tweets) != 1 {
+					return nil
+				}
+				t := &out.Tweets[0]
+				counts[t.Lang]++
+				if rebuild[m] {
+					// The term, geo and authors cells of the stored tweet, as
+					// the run that died may not have written them.
+					copy(t.RowKey[:], key)
+					cells, terms = transforms.TermCells(cells, terms, t)
+					cells = transforms.GeoCells(cells, out.Tweets)
+					cells = append(cells, transforms.AuthorCell(t))
+				}
+				return nil
+			})
+		}
 		if err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}

@@ -27,6 +27,13 @@ import (
 // them. A v2 event is applied both ways: as a user's, to all the user's
 // tweets, and as a tweet's, through the identity table (Snowflake ids are
 // unique across users and tweets, so the wrong reading matches nothing).
+//
+// A geo cell is keyed by row key, so the two tweets of a row-key
+// collision at one place share it: scrubbing one of them writes that
+// cell again from the other (the rule of a version removed, README "A row
+// key holding two tweets", by transforms.GeoFn from the tweets kept),
+// unless a scrub_geo, of this run or an earlier one, took the other's
+// location too (its notices are read: transforms.GeoScrubbed).
 
 // applyScrubGeo applies the scrub_geo marks of cfg's sink, removes them,
 // and returns how many geo rows it deleted.
@@ -66,23 +73,17 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 		last = max(last, sec)
 	}
 
-	var dec schemas.Decoder
-	var out schemas.Decoded
-	deletes := map[string]schemas.Cell{}
-	scrub := func(k schemas.RowKey, data []byte) {
-		out.Reset()
-		dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &out)
-		if len(out.Tweets) != 1 {
-			return
-		}
-		t := out.Tweets[0]
-		t.RowKey = k
-		for _, c := range transforms.GeoCells(nil, []schemas.Tweet{t}) {
-			deletes[string(c.Key)] = schemas.Cell{Table: c.Table, Key: c.Key, Delete: true}
-		}
+	asTweet := map[uint64]bool{} // v2 events, read as tweets
+	for _, id := range tweetIDs {
+		asTweet[id] = true
+	}
+	scrubbed := func(id, user uint64, hasUser bool) bool {
+		upTo, named := users[user]
+		return asTweet[id] || hasUser && named && id <= upTo
 	}
 
-	// Users: one pass over the geo table.
+	// The row keys that may hold a tweet to scrub. Users: one pass over
+	// the geo table.
 	seen := map[schemas.RowKey]bool{}
 	var keys []schemas.RowKey
 	err = s.ScanAll(ctx, schemas.TableGeo, func(key, value []byte) error {
@@ -97,50 +98,93 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("scrub_geo: scanning the geo table: %w", err)
 	}
+	// v2 events read as tweet ids: through the identity table.
+	if len(tweetIDs) > 0 {
+		rows, err := s.Identities().Identities(ctx, tweetIDs)
+		if err != nil {
+			return 0, fmt.Errorf("scrub_geo: %w", err)
+		}
+		for _, r := range rows {
+			if !r.Deleted && !seen[r.Key] {
+				seen[r.Key] = true
+				keys = append(keys, r.Key)
+			}
+		}
+	}
+
+	// Each row key's tweets: those scrubbed lose their geo cells, as a
+	// version retracted does (transforms.GeoFn), and a cell one of them
+	// shares with a tweet that stays under the row key (a collision) is
+	// written again from that tweet (TweetBatch.Kept), unless a scrub_geo
+	// of an earlier run took that tweet's location too.
+	var dec schemas.Decoder
+	decode := func(k schemas.RowKey, data []byte) (schemas.Tweet, bool) {
+		var out schemas.Decoded
+		dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &out)
+		if len(out.Tweets) != 1 {
+			return schemas.Tweet{}, false
+		}
+		t := out.Tweets[0]
+		t.RowKey = k
+		return t, true
+	}
+	deleted := map[string]bool{}
+	var cells []schemas.Cell
 	for _, k := range keys {
+		var gone, stay [][]byte // the JSON of the tweets scrubbed, and of the others
 		err := sink.ScanPrefix(ctx, s, schemas.TableRaw, k[:], func(key, value []byte) error {
 			row, err := schemas.DecodeRaw(key, value)
 			if err != nil {
 				return nil
 			}
 			user, ok := schemas.TweetUserID(row.JSON)
-			if upTo, named := users[user]; ok && named && row.ID <= upTo {
-				scrub(k, row.JSON)
+			if scrubbed(row.ID, user, ok) {
+				gone = append(gone, bytes.Clone(row.JSON))
+			} else {
+				stay = append(stay, bytes.Clone(row.JSON))
 			}
 			return nil
 		})
 		if err != nil {
 			return 0, fmt.Errorf("scrub_geo: reading raw tweets: %w", err)
 		}
-	}
-
-	// v2 events read as tweet ids: through the identity table.
-	if len(tweetIDs) > 0 {
-		ids := s.Identities()
-		rows, err := ids.Identities(ctx, tweetIDs)
-		if err != nil {
-			return 0, fmt.Errorf("scrub_geo: %w", err)
+		if len(gone) == 0 {
+			continue
 		}
-		for id, r := range rows {
-			if r.Deleted {
+		var b transforms.TweetBatch
+		for _, data := range gone {
+			if t, ok := decode(k, data); ok {
+				b.Retracted = append(b.Retracted, t)
+			}
+		}
+		for _, data := range stay {
+			t, ok := decode(k, data)
+			if !ok || !t.HasPoint {
 				continue
 			}
-			data, ok, err := ids.RawJSON(ctx, r.Key, id)
+			before, err := transforms.GeoScrubbed(ctx, s.Identities(), &t)
 			if err != nil {
 				return 0, fmt.Errorf("scrub_geo: %w", err)
 			}
-			if ok {
-				scrub(r.Key, data)
+			if !before {
+				b.Kept = append(b.Kept, t)
 			}
 		}
+		(&transforms.GeoFn{}).ProcessElement(b, func(cs []schemas.Cell) {
+			for _, c := range cs {
+				if c.Table != schemas.TableGeo {
+					continue
+				}
+				if c.Delete {
+					deleted[string(c.Key)] = true
+				}
+				cells = append(cells, c)
+			}
+		})
 	}
 
-	cells := make([]schemas.Cell, 0, len(deletes)+len(marks))
-	for _, c := range deletes {
-		cells = append(cells, c)
-	}
 	if err := s.Write(ctx, append(cells, marks...)); err != nil {
 		return 0, fmt.Errorf("scrub_geo: %w", err)
 	}
-	return len(deletes), nil
+	return len(deleted), nil
 }

@@ -43,8 +43,10 @@ const (
 	// CollisionPrefix begins the records of row keys that hold (or held)
 	// more than one tweet, a row-key collision: "collision/<row key in
 	// hex>" (CollisionName; transforms.RawFn writes them where Dedup or
-	// Identify finds a collision, and the query engine reads them to count
-	// each such row key's tweets; see pipelines/query/collide.go).
+	// Identify finds a collision, Identify removes one once its row key
+	// holds one tweet again (transforms.CollisionDeletes), and the query
+	// engine reads them to count each such row key's tweets; see
+	// pipelines/query/collide.go).
 	CollisionPrefix = "collision/"
 	// AuthorsParam is the metadata row saying that every tweet the raw
 	// table holds has its TweetAuthors cell (AuthorRow): written when

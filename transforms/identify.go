@@ -1,6 +1,7 @@
 package transforms
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,9 @@ type Identities interface {
 	// Counted reports whether the sink's frequency table holds a count
 	// (of any language) for minute (YYYYMMDDhhmm).
 	Counted(ctx context.Context, minute string) (bool, error)
+	// ScanMeta calls fn with the name of each metadata row from from
+	// (included) to to (excluded), in order.
+	ScanMeta(ctx context.Context, from, to string, fn func(name string) error) error
 }
 
 // Identifier reconciles deduplicated batches with the tweets a sink
@@ -220,20 +224,27 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			return b, err
 		}
 	}
-	if err := x.retractDurably(ctx, fromSink, out.Kept); err != nil {
+	if err := x.retractDurably(ctx, fromSink, out.Retracted, out.Kept); err != nil {
 		return b, err
 	}
 	return out, nil
 }
 
 // retractDurably removes from the sink the versions retracted that it
-// holds, when Identifier.Write is set, in two writes, each durable before
-// the next:
+// holds (versions, of all those retracted), when Identifier.Write is set,
+// in up to three writes, each durable before the next:
 //
 //  1. every cell of the retraction but the raw ones: the term and geo
 //     cells deleted (or written again from the tweets that stay under the
-//     row key, Kept), and the marks of the minutes to recount;
-//  2. the raw cells deleted.
+//     row key, kept), and the marks of the minutes to recount;
+//  2. the raw cells deleted;
+//  3. the collision records (schemas.CollisionName) of the row keys that
+//     held two tweets or more and hold one or none now (uncollided).
+//
+// A collision record makes a count read its row key's tweets; it goes
+// only once the raw cells it stands for are gone, so a crash anywhere
+// leaves, at worst, a record for a row key of one tweet: one read more,
+// never a wrong count.
 //
 // The identity cells (a tombstone, or the row key of the new version) are
 // written after, by the sink with the rest of the batch (or by forget).
@@ -245,7 +256,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 // with the tombstone or the new row key. Versions this bundle let through
 // and retracts at once are not written yet: the tables' transforms delete
 // them after their cells, in the same writes.
-func (x *Identifier) retractDurably(ctx context.Context, versions, kept []schemas.Tweet) error {
+func (x *Identifier) retractDurably(ctx context.Context, versions, retracted, kept []schemas.Tweet) error {
 	if x.Write == nil || len(versions) == 0 {
 		return nil
 	}
@@ -279,7 +290,51 @@ func (x *Identifier) retractDurably(ctx context.Context, versions, kept []schema
 	if err := x.Write(ctx, raw); err != nil {
 		return fmt.Errorf("identify: deleting the raw rows of retracted versions: %w", err)
 	}
+	if keys := uncollided(versions, retracted, kept); len(keys) > 0 {
+		if err := x.Write(ctx, CollisionDeletes(nil, keys)); err != nil {
+			return fmt.Errorf("identify: deleting collision records: %w", err)
+		}
+	}
 	return nil
+}
+
+// uncollided returns the row keys of versions (retracted, read from the
+// sink) that held more than one tweet and hold one at most once they
+// go, by the tweets that stay under them (kept; see keepShared): their
+// collision records are stale. A row key one of whose versions retracted
+// this bundle let through (not written yet, of retracted but not of
+// versions) is left alone: its record may be on its way too.
+func uncollided(versions, retracted, kept []schemas.Tweet) []schemas.RowKey {
+	type version struct {
+		id uint64
+		k  schemas.RowKey
+	}
+	stored := map[version]bool{}
+	goes := map[schemas.RowKey]int{} // stored versions retracted, by row key
+	for _, t := range versions {
+		if v := (version{t.ID, t.RowKey}); !stored[v] {
+			stored[v] = true
+			goes[t.RowKey]++
+		}
+	}
+	for _, t := range retracted {
+		if _, ok := goes[t.RowKey]; ok && !stored[version{t.ID, t.RowKey}] {
+			goes[t.RowKey] = -1 << 30 // a version of this bundle: not now
+		}
+	}
+	stays := map[schemas.RowKey]int{}
+	for _, t := range kept {
+		stays[t.RowKey]++
+	}
+	var keys []schemas.RowKey
+	for _, t := range versions {
+		k := t.RowKey
+		if n := goes[k]; n > 0 && stays[k] <= 1 && n+stays[k] >= 2 {
+			keys = append(keys, k)
+			goes[k] = 0 // once
+		}
+	}
+	return keys
 }
 
 // markCounted marks for recount (out.Recount) the minute of each new
@@ -423,6 +478,7 @@ func (x *Identifier) keepShared(ctx context.Context, out *TweetBatch, from int) 
 			if have[id] || !stays(id, k) {
 				return nil
 			}
+			data = bytes.Clone(data) // the tweet's JSON, kept: the sink's scan owns data
 			var dec schemas.Decoded
 			x.dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &dec)
 			if len(dec.Tweets) != 1 {
@@ -435,6 +491,21 @@ func (x *Identifier) keepShared(ctx context.Context, out *TweetBatch, from int) 
 		})
 		if err != nil {
 			return fmt.Errorf("identify: %w", err)
+		}
+	}
+	// A tweet kept whose location a scrub_geo took gives no geo cell its
+	// point back: the shared cell goes with the version retracted.
+	for i := range out.Kept {
+		t := &out.Kept[i]
+		if !t.HasPoint {
+			continue
+		}
+		scrubbed, err := GeoScrubbed(ctx, x.Sink, t)
+		if err != nil {
+			return fmt.Errorf("identify: %w", err)
+		}
+		if scrubbed {
+			t.HasPoint = false
 		}
 	}
 	return nil

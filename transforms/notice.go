@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -42,6 +43,60 @@ func NoticeCells(dst []schemas.Cell, notices []schemas.Notice) []schemas.Cell {
 		dst = append(dst, schemas.MetaRow{Name: name, Value: bytes.Clone(n.Raw)}.Cell())
 	}
 	return dst
+}
+
+// ScrubGeoNoticePrefix returns the prefix of the names of the scrub_geo
+// notices recorded for id: a v1.1 message's user, or a v2 event's id
+// (a user's or a tweet's). ParseScrubGeoNotice reads their up_to.
+func ScrubGeoNoticePrefix(id uint64) string {
+	return fmt.Sprintf("%sscrub_geo/%020d/", schemas.NoticePrefix, id)
+}
+
+// ParseScrubGeoNotice returns the id and up_to of a scrub_geo notice's
+// name (ScrubGeoAll for a v2 event).
+func ParseScrubGeoNotice(name string) (id, upTo uint64, ok bool) {
+	rest, ok := strings.CutPrefix(name, schemas.NoticePrefix+"scrub_geo/")
+	if !ok {
+		return 0, 0, false
+	}
+	i, u, ok := strings.Cut(rest, "/")
+	if !ok {
+		return 0, 0, false
+	}
+	id, err1 := strconv.ParseUint(i, 10, 64)
+	upTo, err2 := strconv.ParseUint(u, 10, 64)
+	return id, upTo, err1 == nil && err2 == nil
+}
+
+// GeoScrubbed reports whether a scrub_geo notice recorded in the
+// metadata table of sink (by any run) took the location of stored tweet
+// t: one of its author's up to an id no smaller than t's, or a v2 event
+// naming t (or its author). The tables hold no geo cell of such a tweet,
+// and a cell it shares with another tweet of its row key (a collision)
+// must not get its point back when the other goes. Two reads of a few
+// metadata rows; asked only for the tweets that stay under a row key
+// when another goes.
+func GeoScrubbed(ctx context.Context, sink Identities, t *schemas.Tweet) (bool, error) {
+	names := []uint64{t.ID}
+	user, hasUser := schemas.TweetUserID(t.JSON)
+	if hasUser {
+		names = append(names, user)
+	}
+	found := false
+	for _, n := range names {
+		prefix := ScrubGeoNoticePrefix(n) // ends in '/'
+		err := sink.ScanMeta(ctx, prefix, prefix[:len(prefix)-1]+"0", func(name string) error {
+			named, upTo, ok := ParseScrubGeoNotice(name)
+			if ok && (named == t.ID || hasUser && named == user && t.ID <= upTo) {
+				found = true
+			}
+			return nil
+		})
+		if err != nil {
+			return false, fmt.Errorf("reading the scrub_geo notices: %w", err)
+		}
+	}
+	return found, nil
 }
 
 // ScrubGeoMark returns the name of the mark of a scrub_geo of user's

@@ -102,6 +102,18 @@ func appendAcks(cells []schemas.Cell, b *TweetBatch) []schemas.Cell {
 	return cells
 }
 
+// CollisionDeletes appends to dst the deletes of the collision records
+// of row keys keys (those RawFn writes for TweetBatch.Collided): the
+// identity stage removes the record of a row key that holds one tweet
+// again, once its other tweets' raw cells are gone (Identifier,
+// retractDurably).
+func CollisionDeletes(dst []schemas.Cell, keys []schemas.RowKey) []schemas.Cell {
+	for _, k := range keys {
+		dst = append(dst, deleteOf(schemas.MetaRow{Name: schemas.CollisionName(k)}.Cell()))
+	}
+	return dst
+}
+
 // Recount marks (schemas.RecountPrefix): RawFn writes one for the minute
 // of each stored version it removes, and the run recounts and unmarks them
 // when its pipeline is done (pipelines.Run). Counting marks

@@ -165,3 +165,8 @@ func (ci cassandraIdentities) Counted(ctx context.Context, minute string) (bool,
 	}
 	return false, err
 }
+
+// ScanMeta scans the names of the metadata rows in [from, to).
+func (ci cassandraIdentities) ScanMeta(ctx context.Context, from, to string, fn func(name string) error) error {
+	return ci.r.Scan(ctx, schemas.TableMeta, []byte(from), []byte(to), func(key, _ []byte) error { return fn(string(key)) })
+}

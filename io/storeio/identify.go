@@ -156,3 +156,8 @@ func (si storeIdentities) Counted(ctx context.Context, minute string) (bool, err
 	}
 	return false, err
 }
+
+// ScanMeta scans the names of the metadata rows in [from, to).
+func (si storeIdentities) ScanMeta(ctx context.Context, from, to string, fn func(name string) error) error {
+	return si.s.Scan(ctx, schemas.TableMeta, []byte(from), []byte(to), func(key, _ []byte) error { return fn(string(key)) })
+}

@@ -23,9 +23,12 @@ import (
 // records each in the metadata table (schemas.CollisionName). The engine
 // reads the records once (collided), and a count reads the tweets of those
 // row keys alone, keeping those a retrieval keeps (answering): every count
-// then equals its retrieval's length. A record may name a row key that
-// holds one tweet (one of the pair forgotten, or a replaced version): it
-// costs one read, never a wrong count.
+// then equals its retrieval's length. When one tweet of a pair goes
+// (deleted, forgotten, replaced) the identity stage removes the record
+// after its raw cell (transforms.Identifier); a record may still name a
+// row key that holds one tweet (a crash between the two writes, a pair
+// whose tweet went in the run that stored it, stores indexed before):
+// it costs one read, never a wrong count.
 
 // collisionSet is the row keys recorded as collisions.
 type collisionSet map[schemas.RowKey]bool
