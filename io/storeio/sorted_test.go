@@ -26,16 +26,18 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 		name       string
 		chunkBytes int
 		sortRun    int
+		blockBytes int
 		writes     int
 	}{
-		{"one chunk in memory", 1 << 20, 1 << 17, 500},
-		{"runs and sort runs", 2 << 10, 7, 3000},
-		{"many small runs", 256, 3, 2000},
+		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500},
+		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000},
+		{"runs of many blocks", 4 << 10, 7, 100, 3000},
+		{"many small runs", 256, 3, 64 << 10, 2000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			oldChunk, oldRun := sortedChunkBytes, sortRun
-			sortedChunkBytes, sortRun = tc.chunkBytes, tc.sortRun
-			t.Cleanup(func() { sortedChunkBytes, sortRun = oldChunk, oldRun })
+			oldChunk, oldRun, oldBlock := sortedChunkBytes, sortRun, runBlockBytes
+			sortedChunkBytes, sortRun, runBlockBytes = tc.chunkBytes, tc.sortRun, tc.blockBytes
+			t.Cleanup(func() { sortedChunkBytes, sortRun, runBlockBytes = oldChunk, oldRun, oldBlock })
 
 			dir := filepath.Join(t.TempDir(), "store")
 			type tk struct {
