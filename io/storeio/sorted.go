@@ -40,6 +40,12 @@ import (
 //
 // Later writes of a key win, as in the memtable: within a chunk by the
 // order of the cells (their offset), across chunks by the chunk's order.
+//
+// One exception goes to the memtable as well: the identity stage's
+// writes of cells an earlier run left in the database (the deletes of a
+// retracted version's cells, which must reach disk before its raw
+// delete; writeDurably in identify.go). The ingestion, later than every
+// memtable write, still leaves each key as the sorted load has it.
 
 // sortedTables are the tables a bulk load sorts and ingests: the term
 // index and the authors table (one small cell a tweet, 'u'), which nothing
