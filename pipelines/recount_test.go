@@ -59,7 +59,7 @@ func TestRecountReadsAuthorsOrRaw(t *testing.T) {
 		t.Fatal("the sample's store has no authors cells")
 	}
 	// What the recount gives when it reads the relabelled authors table.
-	relabelled := map[string]string{}
+	var relabelled map[string]string
 	{
 		var b []schemas.Cell
 		for m, n := range perMinute {

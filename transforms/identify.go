@@ -13,8 +13,10 @@ import (
 )
 
 // Identities is what Identify needs of a sink: the identity rows and the
-// stored raw JSON of tweets already in the tables. storeio and cassandraio
-// implement it over the embedded store and a Cassandra keyspace.
+// stored raw JSON of tweets already in the tables, whether a minute is
+// counted, and the names of metadata rows (the scrub_geo notices:
+// GeoScrubbed). storeio and cassandraio implement it over the embedded
+// store and a Cassandra keyspace.
 type Identities interface {
 	// Identities returns the identity rows of ids that the sink holds.
 	Identities(ctx context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error)

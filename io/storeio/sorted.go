@@ -44,6 +44,12 @@ import (
 // A run reads back what it wrote (Identify reads the raw row of a version
 // it replaces or deletes): Store.Get and Store.Scan look in the load
 // (sortedLoad.scan) before the database while it is not finished.
+//
+// One exception goes to the memtable as well: the identity stage's
+// writes of cells an earlier run left in the database (the deletes of a
+// retracted version's cells, which must reach disk before its raw
+// delete; writeDurably in identify.go). The ingestion, later than every
+// memtable write, still leaves each key as the sorted load has it.
 
 // sortedTables are the tables a bulk load sorts and ingests.
 var sortedTables = [256]bool{schemas.TableRaw: true, schemas.TableTerms: true, schemas.TableAuthors: true}

@@ -258,11 +258,6 @@ func (b *Batch) Add(cells []schemas.Cell) {
 		}
 		cells = rest
 	}
-	b.addAround(cells)
-}
-
-// addAround copies cells into the batch, around a bulk load's sorted load.
-func (b *Batch) addAround(cells []schemas.Cell) {
 	for i := range cells {
 		b.key = appendKey(b.key[:0], cells[i].Table, cells[i].Key)
 		if cells[i].Delete {

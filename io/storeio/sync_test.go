@@ -114,3 +114,93 @@ func TestFlushOpenMakesBulkWritesDurable(t *testing.T) {
 		t.Error("FlushOpen of a store this process has not opened reported true")
 	}
 }
+
+// TestBulkRetractionReachesDiskBeforeItsRawDelete: the identity stage
+// writes a retracted version's term and authors deletes (writeDurably),
+// then its raw delete. In a bulk load the term and authors cells go to
+// the sorted load, on disk only at its end, while a memtable flush puts
+// the raw delete on disk at any time: a crash between left the cells of
+// a version an earlier run stored with no raw row, for good (the next
+// run finds nothing to retract). Now such cells (keys the database holds)
+// also go to the memtable, ahead of the raw delete: a copy of the files
+// after a flush, as a crash leaves them, holds none of them, and the cells
+// this run wrote to the sorted load alone are lost with it; the end of
+// the load leaves every key as written, in order.
+func TestBulkRetractionReachesDiskBeforeItsRawDelete(t *testing.T) {
+	k := schemas.NewRowKey(1793534400, []byte(`{"a":1}`))
+	term := func(term string, freq uint32) schemas.Cell {
+		return schemas.TermRow{Term: term, Field: "text", Key: k, Freq: freq}.Cell()
+	}
+	del := func(c schemas.Cell) schemas.Cell { return schemas.Cell{Table: c.Table, Key: c.Key, Delete: true} }
+	author := schemas.AuthorRow{Key: k, ID: 7, Lang: "en", ScreenName: "u"}.Cell()
+	raw := schemas.RawRow{Key: k, ID: 7, JSON: []byte(`{"a":1}`)}.Cell()
+	// An earlier run's cells, on disk; "shared" says 3.
+	earlier := []schemas.Cell{term("gone", 1), term("shared", 3), author, raw}
+	// The retraction, then the raw delete.
+	retract := []schemas.Cell{
+		del(term("gone", 1)), // an earlier run's cell deleted
+		term("shared", 2),    // an earlier run's cell written again (a collision's kept tweet)
+		del(author),
+		del(term("never", 1)), // a cell no run left on disk
+		term("new", 2),        // a cell this run writes
+	}
+	cells := map[string]schemas.Cell{"gone": term("gone", 1), "shared": term("shared", 2), "never": term("never", 1), "new": term("new", 2), "author": author, "raw": raw}
+	absent := "(absent)"
+	// After a crash: the earlier run's cells deleted or rewritten before
+	// the raw row went, nothing of this run's sorted cells.
+	crashed := map[string]string{"gone": absent, "shared": "2", "never": absent, "new": absent, "author": absent, "raw": absent}
+	// After the load's end: every key as written.
+	finished := map[string]string{"gone": absent, "shared": "2", "never": absent, "new": "2", "author": absent, "raw": absent}
+
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(earlier); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.writeDurably(context.Background(), retract); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.writeDurably(context.Background(), []schemas.Cell{del(raw)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Flush(); err != nil { // as a full memtable is
+		t.Fatal(err)
+	}
+	crash := filepath.Join(t.TempDir(), "crash")
+	copyDir(t, dir, crash)
+	if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
+		t.Fatalf("FlushOpen = %v, %v", ok, err)
+	}
+	check := func(s *Store, want map[string]string, what string) {
+		t.Helper()
+		for name, c := range cells {
+			v, ok, err := s.Get(c.Table, c.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := absent
+			if ok {
+				got = string(v)
+			}
+			if got != want[name] {
+				t.Errorf("%s: cell %s holds %q, want %q", what, name, got, want[name])
+			}
+		}
+	}
+	check(s, finished, "after the load's end")
+	c, err := Open(crash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	check(c, crashed, "on disk after a flush, the load not finished (a crash)")
+}

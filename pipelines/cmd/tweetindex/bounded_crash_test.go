@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
+)
+
+// againLines returns, for the first n+d tweets of the bench file path,
+// n of them collected again with other bytes (one more field: another row
+// key, a version of the same id) and delete notices of the d after them.
+func againLines(t *testing.T, path string, n, d int) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	idRE := regexp.MustCompile(`"id_str":"(\d+)"`)
+	var out bytes.Buffer
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for i := 0; sc.Scan() && i < n+d; i++ {
+		line := sc.Bytes()
+		if i < n {
+			out.Write(line[:len(line)-1])
+			fmt.Fprintf(&out, `,"collected_again":%d}`+"\n", i)
+			continue
+		}
+		id := idRE.FindSubmatch(line)
+		if id == nil {
+			t.Fatalf("no id_str in %.200s", line)
+		}
+		fmt.Fprintf(&out, `{"delete":{"status":{"id":%s,"id_str":"%s","user_id":1,"user_id_str":"1"},"timestamp_ms":"1793534410000"}}`+"\n", id[1], id[1])
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// benchInput writes n generated bench tweets (seed, files of 10,000, 1%
+// repeated) into dir, and, if again, a file (sorting first) of 300 of the
+// first file's tweets collected again and delete notices of 100 others
+// (againLines) of the bench file from, or of dir's own first file if from
+// is empty.
+func benchInput(t *testing.T, dir string, n int, seed uint64, from string) string {
+	t.Helper()
+	if _, _, err := tweetgen.WriteBench(context.Background(), tweetgen.BenchConfig{N: n, Seed: seed, Out: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if from == "" {
+		from = filepath.Join(dir, "tweets-000.jsonl")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "again.jsonl"), againLines(t, from, 300, 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "*.jsonl")
+}
+
+// sstFiles counts the sorted tables of the store in dir.
+func sstFiles(dir string) int {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.sst"))
+	return len(m)
+}
+
+// killPoint is when TestKilledBoundedRunRunAgain kills a run: once wait,
+// watching the run's output and its store, returns.
+type killPoint struct {
+	name string
+	wait func(t *testing.T, c *cli, store string)
+}
+
+// until polls cond every 10 ms while c runs (it prints a progress line
+// every 50 ms), and fails the test if c ends first.
+func (c *cli) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for !cond() {
+		select {
+		case err := <-c.done:
+			t.Fatalf("the run ended (%v) before %s\nstderr:\n%s", err, what, c.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not %s after 3 minutes\nstderr:\n%s", what, c.stderr)
+		}
+	}
+}
+
+var (
+	killReading = killPoint{"reading", func(t *testing.T, c *cli, _ string) { c.waitRead(t, 2000, 3*time.Minute) }}
+	// A memtable flush (a new table file in the store) has put part of
+	// the run's raw and identity rows on disk, and in a store that held
+	// tweets, the removals of their earlier versions made so far.
+	killFlushed = killPoint{"a memtable flushed", func(t *testing.T, c *cli, store string) {
+		c.waitRead(t, 0, 3*time.Minute) // the run's record and parameters are on disk by now
+		base := sstFiles(store)
+		c.until(t, "a table file is written", func() bool { return sstFiles(store) > base })
+	}}
+	killAllRead = killPoint{"everything read", func(t *testing.T, c *cli, _ string) {
+		c.until(t, "everything is read", func() bool {
+			return strings.Contains(c.stderr.String(), "[writing]") || strings.Contains(c.stderr.String(), "[closing windows, flushing]")
+		})
+	}}
+	// The load's end: the sorted term and authors cells written as
+	// tables, to be ingested before the memtable is flushed (the kill
+	// lands before or after the ingestion).
+	killSorted = killPoint{"sorted tables written", func(t *testing.T, c *cli, store string) {
+		c.until(t, "a sorted table is written", func() bool {
+			m, _ := filepath.Glob(filepath.Join(store, "bulk-load", "table-*"))
+			return len(m) > 0
+		})
+	}}
+)
+
+// TestKilledBoundedRunRunAgain kills a bounded run (files into the
+// embedded store, which a bounded run loads without a write-ahead log and
+// whose term and authors cells it sorts aside and ingests at its end)
+// with SIGKILL, at points found by what the run shows (killPoint), and
+// runs the same input again into the same store: every table (raw, terms,
+// frequency, geo, dead letters, identity, authors) must then hold, cell
+// for cell, what one clean run leaves, and the summary must reconcile.
+// Into a fresh store (30,000 generated tweets, 300 of them collected
+// again with other bytes and 100 deleted), and into the store of that
+// run, by a run of 20,000 other tweets that replaces 300 of the first
+// run's (other versions) and deletes 100 (compliance notices).
+func TestKilledBoundedRunRunAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full suite (make test) kills bounded runs of generated tweets with SIGKILL at several points, runs them again and compares the tables with one clean run's")
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "first")
+	firstInput := benchInput(t, first, 30_000, 12, "")
+	// A later run: other tweets, and 300 of the first run's collected
+	// again and 100 deleted.
+	laterInput := benchInput(t, filepath.Join(dir, "later"), 20_000, 13, filepath.Join(first, "tweets-001.jsonl"))
+	clean := map[string]string{} // input -> the store of its clean run
+
+	index := func(t *testing.T, store, input string) (*cli, string) {
+		sum := store + ".summary.json"
+		return startCLI(t, "index", "--input", input, "--store", store, "--progress", "50ms", "--summary", sum), sum
+	}
+	indexed := func(t *testing.T, store, input string) pipelines.Summary {
+		t.Helper()
+		c, path := index(t, store, input)
+		if code := c.wait(t, 5*time.Minute); code != 0 {
+			t.Fatalf("run of %s into %s: exit %d\nstderr:\n%s", input, store, code, c.stderr)
+		}
+		var s pipelines.Summary
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(data, &s)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Reconciles() {
+			t.Errorf("run of %s: read %d != indexed %d + duplicates %d + skipped %d + dead_lettered %d", input, s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
+		}
+		return s
+	}
+
+	for _, sc := range []struct {
+		name  string
+		prior string // input indexed into the store before ("": a fresh store)
+		input string // the run killed and run again
+		kills []killPoint
+	}{
+		{"fresh store", "", firstInput, []killPoint{killReading, killFlushed, killAllRead, killSorted}},
+		{"store holding a run", firstInput, laterInput, []killPoint{killFlushed, killAllRead, killSorted}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			base := filepath.Join(dir, strings.ReplaceAll(sc.name, " ", "-"))
+			prior := ""
+			if sc.prior != "" {
+				if prior = clean[sc.prior]; prior == "" { // run alone (-run)
+					prior = base + "-prior"
+					indexed(t, prior, sc.prior)
+				}
+			}
+			// from returns a store holding what the prior run left.
+			from := func(t *testing.T, name string) string {
+				store := base + "-" + strings.ReplaceAll(name, " ", "-")
+				if prior != "" {
+					if err := os.CopyFS(store, os.DirFS(prior)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return store
+			}
+			ref := from(t, "clean")
+			wantSum := indexed(t, ref, sc.input)
+			if prior == "" {
+				clean[sc.input] = ref
+			}
+			if wantSum.Retracted == 0 {
+				t.Fatalf("clean run: %+v: want versions retracted", wantSum)
+			}
+			want := dumpAll(t, ref)
+			for _, kp := range sc.kills {
+				t.Run(kp.name, func(t *testing.T) {
+					store := from(t, kp.name)
+					c, _ := index(t, store, sc.input)
+					kp.wait(t, c, store)
+					if err := c.cmd.Process.Kill(); err != nil {
+						t.Fatal(err)
+					}
+					c.wait(t, 30*time.Second)
+					t.Logf("killed at %q after %d tweets read: %d table files on disk", kp.name, c.readSoFar(), sstFiles(store))
+					sum := indexed(t, store, sc.input)
+					t.Logf("run again: read %d, indexed %d, duplicates %d, skipped %v, retracted %d, recounted %d (clean run: indexed %d, skipped %v, retracted %d)",
+						sum.Read, sum.Indexed, sum.Duplicates, sum.SkippedBy, sum.Retracted, sum.Recounted, wantSum.Indexed, wantSum.SkippedBy, wantSum.Retracted)
+					got := dumpAll(t, store)
+					for _, name := range []string{"raw", "terms", "frequency", "geo", "deadletter", "identity", "authors"} {
+						if want[name] == got[name] {
+							continue
+						}
+						wl, gl := strings.Split(want[name], "\n"), strings.Split(got[name], "\n")
+						for i := 0; i < max(len(wl), len(gl)); i++ {
+							var w, g string
+							if i < len(wl) {
+								w = wl[i]
+							}
+							if i < len(gl) {
+								g = gl[i]
+							}
+							if w != g {
+								t.Errorf("table %s differs at row %d (clean run %d rows, killed and run again %d):\nclean: %.300s\nagain: %.300s", name, i+1, len(wl)-1, len(gl)-1, w, g)
+								break
+							}
+						}
+					}
+				})
+			}
+		})
+	}
+}
