@@ -579,7 +579,8 @@ func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
 // to the root: log2(sources) comparisons, half of a heap's.
 type loserTree struct {
 	srcs []ranked
-	done []bool // the source has ended: it loses every match
+	keys [][]byte // each source's key, read once per move
+	done []bool   // the source has ended: it loses every match
 	node []int  // node[i], i >= 1: the loser of match i; node[0]: the winner
 }
 
@@ -591,7 +592,7 @@ func (t *loserTree) beats(a, b int) bool {
 	case t.done[a]:
 		return false
 	}
-	if r := bytes.Compare(t.srcs[a].key(), t.srcs[b].key()); r != 0 {
+	if r := bytes.Compare(t.keys[a], t.keys[b]); r != 0 {
 		return r < 0
 	}
 	return t.srcs[a].rank < t.srcs[b].rank
@@ -599,13 +600,16 @@ func (t *loserTree) beats(a, b int) bool {
 
 // newLoserTree builds the tree over srcs, each moved to its first key.
 func newLoserTree(srcs []ranked) (*loserTree, error) {
-	t := &loserTree{srcs: srcs, done: make([]bool, len(srcs)), node: make([]int, len(srcs))}
+	t := &loserTree{srcs: srcs, keys: make([][]byte, len(srcs)), done: make([]bool, len(srcs)), node: make([]int, len(srcs))}
 	for i, s := range srcs {
 		ok, err := s.next()
 		if err != nil {
 			return nil, err
 		}
 		t.done[i] = !ok
+		if ok {
+			t.keys[i] = s.key()
+		}
 	}
 	if len(srcs) > 0 {
 		t.node[0] = t.build(1)
@@ -641,6 +645,9 @@ func (t *loserTree) advance() error {
 		return err
 	}
 	t.done[w] = !ok
+	if ok {
+		t.keys[w] = t.srcs[w].key()
+	}
 	for i := (w + len(t.srcs)) / 2; i >= 1; i /= 2 {
 		if t.beats(t.node[i], w) {
 			t.node[i], w = w, t.node[i]
