@@ -101,12 +101,18 @@ type runFile struct {
 }
 
 // restart is a block of a run file: its first key, its offset in the
-// file and the size of its records (uncompressed).
+// file, and the work of merging it (cellWork).
 type restart struct {
 	key  []byte
 	off  int64
-	size int64
+	work int64
 }
+
+// cellWork is the work of merging a cell into the load's tables: its
+// bytes (a raw tweet's JSON is mostly compressing and writing them) and
+// about 256 more for the cell itself (a term cell's 45 bytes cost about
+// as much as 300 of JSON), so that the end's parts take about as long.
+func cellWork(klen, vlen int) int64 { return int64(klen + vlen + 256) }
 
 // runBlockBytes is the size of a run file's blocks before compression.
 var runBlockBytes = 64 << 10
@@ -306,8 +312,8 @@ func sortChunk(c *chunk, workers int) [][]entry {
 
 // partitionBounds returns the keys that cut the load (the run files and
 // the sorted runs of the last chunk c, if any) into parts of about even
-// bytes: the restarts of the run files, and as many points of the last
-// chunk, weighed by the bytes up to the next one.
+// work (cellWork): the restarts of the run files, and as many points of
+// the last chunk, weighed by the work up to the next one.
 func partitionBounds(files []runFile, c *chunk, runs [][]entry, parts int) [][]byte {
 	type point struct {
 		key    []byte
@@ -317,8 +323,8 @@ func partitionBounds(files []runFile, c *chunk, runs [][]entry, parts int) [][]b
 	var total int64
 	for _, f := range files {
 		for _, r := range f.restarts {
-			points = append(points, point{r.key, r.size})
-			total += r.size
+			points = append(points, point{r.key, r.work})
+			total += r.work
 		}
 	}
 	for _, r := range runs {
@@ -327,7 +333,7 @@ func partitionBounds(files []runFile, c *chunk, runs [][]entry, parts int) [][]b
 			if w == 0 {
 				points = append(points, point{c.key(&r[i]), 0})
 			}
-			w += int64(r[i].klen + r[i].vlen)
+			w += cellWork(int(r[i].klen), int(r[i].vlen))
 			if w >= int64(runBlockBytes) || i == len(r)-1 {
 				points[len(points)-1].weight = w
 				total += w
@@ -393,7 +399,6 @@ func writeRunFile(path string, srcs []ranked) (runFile, error) {
 		if len(blk) == 0 {
 			return nil
 		}
-		rf.restarts[len(rf.restarts)-1].size = int64(len(blk))
 		enc = s2.Encode(enc[:cap(enc)], blk)
 		n := binary.PutUvarint(hdr[:], uint64(len(enc)))
 		w.Write(hdr[:n])
@@ -408,6 +413,7 @@ func writeRunFile(path string, srcs []ranked) (runFile, error) {
 			rf.restarts = append(rf.restarts, restart{key: bytes.Clone(k), off: off})
 			shared = 0
 		}
+		rf.restarts[len(rf.restarts)-1].work += cellWork(len(k), len(v))
 		blk = binary.AppendUvarint(blk, uint64(shared))
 		blk = binary.AppendUvarint(blk, uint64(len(k)-shared))
 		blk = append(blk, k[shared:]...)
@@ -581,7 +587,7 @@ type loserTree struct {
 	srcs []ranked
 	keys [][]byte // each source's key, read once per move
 	done []bool   // the source has ended: it loses every match
-	node []int  // node[i], i >= 1: the loser of match i; node[0]: the winner
+	node []int    // node[i], i >= 1: the loser of match i; node[0]: the winner
 }
 
 // beats reports whether source a comes before source b.
@@ -741,7 +747,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	// More parts than cores, so that the cores stay busy to the end
 	// however the parts' keys compare in cost.
-	bounds := partitionBounds(l.runs, last, lastRuns, 4*runtime.GOMAXPROCS(0))
+	bounds := partitionBounds(l.runs, last, lastRuns, 8*runtime.GOMAXPROCS(0))
 	var lastParts [][]ranked
 	if last != nil {
 		lastParts = chunkSources(last, lastRuns, bounds, len(l.runs))
