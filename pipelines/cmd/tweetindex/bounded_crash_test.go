@@ -222,26 +222,7 @@ func TestKilledBoundedRunRunAgain(t *testing.T) {
 					sum := indexed(t, store, sc.input)
 					t.Logf("run again: read %d, indexed %d, duplicates %d, skipped %v, retracted %d, recounted %d (clean run: indexed %d, skipped %v, retracted %d)",
 						sum.Read, sum.Indexed, sum.Duplicates, sum.SkippedBy, sum.Retracted, sum.Recounted, wantSum.Indexed, wantSum.SkippedBy, wantSum.Retracted)
-					got := dumpAll(t, store)
-					for _, name := range []string{"raw", "terms", "frequency", "geo", "deadletter", "identity", "authors"} {
-						if want[name] == got[name] {
-							continue
-						}
-						wl, gl := strings.Split(want[name], "\n"), strings.Split(got[name], "\n")
-						for i := 0; i < max(len(wl), len(gl)); i++ {
-							var w, g string
-							if i < len(wl) {
-								w = wl[i]
-							}
-							if i < len(gl) {
-								g = gl[i]
-							}
-							if w != g {
-								t.Errorf("table %s differs at row %d (clean run %d rows, killed and run again %d):\nclean: %.300s\nagain: %.300s", name, i+1, len(wl)-1, len(gl)-1, w, g)
-								break
-							}
-						}
-					}
+					sameTables(t, want, dumpAll(t, store), []string{"raw", "terms", "frequency", "geo", "deadletter", "identity", "authors"}, "clean run", "killed and run again")
 				})
 			}
 		})

@@ -252,26 +252,7 @@ func TestKilledStreamResumesToOneRun(t *testing.T) {
 		t.Fatalf("uninterrupted run: exit %d\nstderr:\n%s", code, one.stderr)
 	}
 
-	want, got := dumpAll(t, ref), dumpAll(t, store)
-	for _, name := range []string{"raw", "terms", "frequency", "geo", "deadletter", "identity"} {
-		if want[name] == got[name] {
-			continue
-		}
-		wl, gl := strings.Split(want[name], "\n"), strings.Split(got[name], "\n")
-		for i := 0; i < max(len(wl), len(gl)); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Errorf("table %s differs at row %d (one run %d rows, killed and resumed %d):\none run: %.300s\nresumed: %.300s", name, i+1, len(wl)-1, len(gl)-1, w, g)
-				break
-			}
-		}
-	}
+	sameTables(t, dumpAll(t, ref), dumpAll(t, store), []string{"raw", "terms", "frequency", "geo", "deadletter", "identity"}, "one run", "resumed")
 	if t.Failed() {
 		t.Logf("resumed run:\n%s", resumed.stdout)
 	}
@@ -407,5 +388,30 @@ func TestKilledAnywhereLosesNothing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameTables reports, for each table of names whose dumps differ between
+// want and got (dumpAll), the first row that differs.
+func sameTables(t *testing.T, want, got map[string]string, names []string, wantName, gotName string) {
+	t.Helper()
+	for _, name := range names {
+		if want[name] == got[name] {
+			continue
+		}
+		wl, gl := strings.Split(want[name], "\n"), strings.Split(got[name], "\n")
+		for i := 0; i < max(len(wl), len(gl)); i++ {
+			var w, g string
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if w != g {
+				t.Errorf("table %s differs at row %d (%s %d rows, %s %d):\n%s: %.300s\n%s: %.300s", name, i+1, wantName, len(wl)-1, gotName, len(gl)-1, wantName, w, gotName, g)
+				break
+			}
+		}
 	}
 }
