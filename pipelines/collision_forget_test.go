@@ -120,6 +120,16 @@ func cqlSinks(t *testing.T, name string) (Config, func() map[string]string) {
 	return Config{Cassandra: cfg}, func() map[string]string { return dumpCassandra(t, cfg) }
 }
 
+// sinkKinds are the two kinds of sink a test runs on, each a maker of new
+// sinks (under dir: storeSinks; cqlSinks needs none) and their dumps.
+var sinkKinds = []struct {
+	name  string
+	sinks func(dir string) func(t *testing.T, name string) (Config, func() map[string]string)
+}{
+	{"store", storeSinks},
+	{"cassandra", func(string) func(*testing.T, string) (Config, func() map[string]string) { return cqlSinks }},
+}
+
 // TestForgetOneOfACollidingPairKeepsSharedRows indexes two tweets that
 // share a row key, a word, the author's terms and a point, then forgets
 // one: the term and geo rows they share stay (the other tweet still needs
@@ -129,13 +139,7 @@ func cqlSinks(t *testing.T, name string) (Config, func() map[string]string) {
 func TestForgetOneOfACollidingPairKeepsSharedRows(t *testing.T) {
 	at := time.Date(2026, 11, 1, 12, 0, 9, 0, time.UTC)
 	lines, ids := collidingPairAtOnePoint(at)
-	for _, c := range []struct {
-		name  string
-		sinks func(dir string) func(*testing.T, string) (Config, func() map[string]string)
-	}{
-		{"store", storeSinks},
-		{"cassandra", func(string) func(*testing.T, string) (Config, func() map[string]string) { return cqlSinks }},
-	} {
+	for _, c := range sinkKinds {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			got := forgetOneOfAPair(t, dir, lines, ids, 0, c.sinks(dir))
@@ -159,13 +163,7 @@ func TestForgetOneOfACollidingPairRewritesSharedRows(t *testing.T) {
 		t.Fatal("the two points are not in one geohash cell: the test shares no geo cell")
 	}
 	lines, ids := collidingPairSharingCells(at)
-	for _, c := range []struct {
-		name  string
-		sinks func(dir string) func(*testing.T, string) (Config, func() map[string]string)
-	}{
-		{"store", storeSinks},
-		{"cassandra", func(string) func(*testing.T, string) (Config, func() map[string]string) { return cqlSinks }},
-	} {
+	for _, c := range sinkKinds {
 		t.Run(c.name, func(t *testing.T) {
 			for forget := range 2 {
 				forgetOneOfAPair(t, t.TempDir(), lines, ids, forget, c.sinks(t.TempDir()))

@@ -98,18 +98,9 @@ func TestCollisionRecordFollowsTheRowKey(t *testing.T) {
 		{"the first replaced by a later run's version", []step{pair, index(edited)}, false},
 		{"the pair in two runs, then the first forgotten", []step{index(lines[0]), index(lines[1]), {forget: ids[:1]}}, false},
 	}
-	for _, sinks := range []struct {
-		name string
-		new  func(t *testing.T, name string) (Config, func() map[string]string)
-	}{
-		{"store", nil},
-		{"cassandra", cqlSinks},
-	} {
+	for _, sinks := range sinkKinds {
 		t.Run(sinks.name, func(t *testing.T) {
-			newSink := sinks.new
-			if newSink == nil {
-				newSink = storeSinks(t.TempDir())
-			}
+			newSink := sinks.sinks(t.TempDir())
 			dir := t.TempDir()
 			for i, c := range cases {
 				t.Run(c.name, func(t *testing.T) {

@@ -66,18 +66,9 @@ func TestScrubGeoOfOneOfACollidingPair(t *testing.T) {
 		{"tweet 0 forgotten", []step{{forget: ids[:1]}}, []int{1}, 0},
 		{"tweet 0 scrubbed, then tweet 1 forgotten", []step{notices(tweet(0)), {forget: ids[1:]}}, nil, 0},
 	}
-	for _, sinks := range []struct {
-		name string
-		new  func(t *testing.T, name string) (Config, func() map[string]string)
-	}{
-		{"store", nil},
-		{"cassandra", cqlSinks},
-	} {
+	for _, sinks := range sinkKinds {
 		t.Run(sinks.name, func(t *testing.T) {
-			newSink := sinks.new
-			if newSink == nil {
-				newSink = storeSinks(t.TempDir())
-			}
+			newSink := sinks.sinks(t.TempDir())
 			in := writeLines(t, t.TempDir()+"/pair.jsonl", lines[0], lines[1])
 			for i, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
