@@ -55,17 +55,7 @@ func ScrubGeoNoticePrefix(id uint64) string {
 // ParseScrubGeoNotice returns the id and up_to of a scrub_geo notice's
 // name (ScrubGeoAll for a v2 event).
 func ParseScrubGeoNotice(name string) (id, upTo uint64, ok bool) {
-	rest, ok := strings.CutPrefix(name, schemas.NoticePrefix+"scrub_geo/")
-	if !ok {
-		return 0, 0, false
-	}
-	i, u, ok := strings.Cut(rest, "/")
-	if !ok {
-		return 0, 0, false
-	}
-	id, err1 := strconv.ParseUint(i, 10, 64)
-	upTo, err2 := strconv.ParseUint(u, 10, 64)
-	return id, upTo, err1 == nil && err2 == nil
+	return parseIDPair(name, schemas.NoticePrefix+"scrub_geo/")
 }
 
 // GeoScrubbed reports whether a scrub_geo notice recorded in the
@@ -107,15 +97,21 @@ func ScrubGeoMark(user, upTo uint64) string {
 
 // ParseScrubGeoMark returns the user and up_to of a scrub_geo mark's name.
 func ParseScrubGeoMark(name string) (user, upTo uint64, ok bool) {
-	rest, ok := strings.CutPrefix(name, schemas.ScrubGeoPrefix)
+	return parseIDPair(name, schemas.ScrubGeoPrefix)
+}
+
+// parseIDPair returns the two numbers of a name that is prefix, a number,
+// '/' and a number.
+func parseIDPair(name, prefix string) (a, b uint64, ok bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
 	if !ok {
 		return 0, 0, false
 	}
-	u, t, ok := strings.Cut(rest, "/")
+	x, y, ok := strings.Cut(rest, "/")
 	if !ok {
 		return 0, 0, false
 	}
-	user, err1 := strconv.ParseUint(u, 10, 64)
-	upTo, err2 := strconv.ParseUint(t, 10, 64)
-	return user, upTo, err1 == nil && err2 == nil
+	a, err1 := strconv.ParseUint(x, 10, 64)
+	b, err2 := strconv.ParseUint(y, 10, 64)
+	return a, b, err1 == nil && err2 == nil
 }
