@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -84,6 +85,10 @@ func (f *expandFn) ProcessElement(_ []byte, emit func(string)) error {
 	return nil
 }
 
+// BacklogWait is how long a bundle that has read nothing yet waits for the
+// backlog to drain (flow.WaitBacklog) before it ends, to be resumed later.
+const BacklogWait = time.Second
+
 // DefaultBundleBatches is how many batches a bundle reads from one file
 // before it checkpoints.
 const DefaultBundleBatches = 4
@@ -120,6 +125,9 @@ func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
 // cancellation fails the bundle.
 func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
 	if mustWait(path) {
+		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
+	}
+	if !flow.WaitBacklog(ctx, BacklogWait) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	start := rt.GetRestriction().(offsetrange.Restriction).Start

@@ -1,6 +1,8 @@
 package flow
 
 import (
+	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -45,8 +47,52 @@ func Backlogged() bool { return localFlow.Load() && backlog.Load() > MaxBacklog 
 // AddBacklog adds n tweets (negative: takes them) to those waiting for
 // deduplication in this process, when flow control is on.
 func AddBacklog(n int) {
-	if localFlow.Load() {
-		backlog.Add(int64(n))
+	if !localFlow.Load() {
+		return
+	}
+	now := backlog.Add(int64(n))
+	if n < 0 && now <= MaxBacklog && now-int64(n) > MaxBacklog {
+		drainedMu.Lock()
+		close(drained)
+		drained = make(chan struct{})
+		drainedMu.Unlock()
+	}
+}
+
+// drained is closed (and replaced) each time the backlog falls to
+// MaxBacklog or below.
+var (
+	drainedMu sync.Mutex
+	drained   = make(chan struct{})
+)
+
+// WaitBacklog waits until readers need not pause (Backlogged is false),
+// for at most max or until ctx is done, and reports whether they need not.
+// A reader that has emitted nothing in its bundle yet waits here rather
+// than end the bundle: every bundle a runner schedules costs it a round
+// trip (and prism v2.77 spins a core for it while the worker answers).
+// One that has emitted must end its bundle instead, because the runner
+// passes a bundle's output on only when the bundle ends.
+func WaitBacklog(ctx context.Context, max time.Duration) bool {
+	if !Backlogged() {
+		return true
+	}
+	t := time.NewTimer(max)
+	defer t.Stop()
+	for {
+		drainedMu.Lock()
+		ch := drained
+		drainedMu.Unlock()
+		if !Backlogged() {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return !Backlogged()
+		case <-ctx.Done():
+			return false
+		}
 	}
 }
 
