@@ -127,6 +127,12 @@ func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path 
 	if mustWait(path) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
+	// Nothing of this file is read yet in this bundle, so it waits for the
+	// backlog in the bundle rather than end it. (Prism may put several
+	// files in one bundle: a later one then waits, at most BacklogWait, on
+	// a backlog that the earlier ones' batches, passed on only when the
+	// bundle ends, may hold up. Waiting only in bundles that emitted
+	// nothing measured slower on 1M tweets over 30 days: 79-92 s, not 68-75.)
 	if !flow.WaitBacklog(ctx, BacklogWait) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}

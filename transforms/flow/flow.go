@@ -68,7 +68,7 @@ var (
 
 // WaitBacklog waits until readers need not pause (Backlogged is false),
 // for at most max or until ctx is done, and reports whether they need not.
-// A reader that has emitted nothing in its bundle yet waits here rather
+// A reader that has not yet read the file it is given waits here rather
 // than end the bundle: every bundle a runner schedules costs it a round
 // trip (and prism v2.77 spins a core for it while the worker answers).
 // One that has emitted must end its bundle instead, because the runner
