@@ -120,7 +120,8 @@ var runBlockBytes = 64 << 10
 // entry is a cell in a chunk's arena: key at off, value after it.
 type entry struct {
 	prefix  uint64 // the key's first 8 bytes, big endian, for a quick compare
-	prefix2 uint64 // its next 8 bytes: a term cell's key is mostly told apart by its first 16
+	prefix2 uint64 // its next 8 bytes
+	prefix3 uint64 // and the 8 after: a term cell's key is mostly told apart by its first 24
 	off     uint32
 	klen    uint32
 	vlen    uint32
@@ -212,8 +213,7 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 			c.arena = append(c.arena, t.Value...)
 		}
 		k := c.arena[off : off+klen]
-		c.ents = append(c.ents, entry{prefix: prefix8(k), prefix2: prefix8(k[min(8, len(k)):]), off: uint32(off), klen: uint32(klen),
-			vlen: uint32(len(c.arena) - off - klen), del: t.Delete})
+		c.ents = append(c.ents, newEntry(k, off, klen, len(c.arena)-off-klen, t.Delete))
 	}
 	l.cells += int64(taken)
 	full, run := (*chunk)(nil), 0
@@ -274,10 +274,22 @@ func (c *chunk) compare(a, b entry) int {
 		}
 		return 1
 	}
+	if a.prefix3 != b.prefix3 {
+		if a.prefix3 < b.prefix3 {
+			return -1
+		}
+		return 1
+	}
 	if r := bytes.Compare(c.key(&a), c.key(&b)); r != 0 {
 		return r
 	}
 	return int(a.off) - int(b.off)
+}
+
+// newEntry returns the entry of a cell whose key k is at off in its
+// chunk's arena.
+func newEntry(k []byte, off, klen, vlen int, del bool) entry {
+	return entry{prefix: prefix8(k), prefix2: prefix8(k[min(8, len(k)):]), prefix3: prefix8(k[min(16, len(k)):]), off: uint32(off), klen: uint32(klen), vlen: uint32(vlen), del: del}
 }
 
 func prefix8(k []byte) uint64 {
@@ -302,12 +314,89 @@ func sortChunk(c *chunk, workers int) [][]entry {
 	g.SetLimit(max(1, workers))
 	for _, r := range runs {
 		g.Go(func() error {
-			slices.SortFunc(r, c.compare)
+			c.radixSort(r, 0)
 			return nil
 		})
 	}
 	g.Wait()
 	return runs
+}
+
+// prefixBytes is how many of a key's bytes an entry holds (prefix,
+// prefix2, prefix3).
+const prefixBytes = 24
+
+// byteAt returns byte d < prefixBytes of e's key (0 past its end).
+func (e *entry) byteAt(d int) byte {
+	var p uint64
+	switch d >> 3 {
+	case 0:
+		p = e.prefix
+	case 1:
+		p = e.prefix2
+	default:
+		p = e.prefix3
+	}
+	return byte(p >> (56 - 8*(d&7)))
+}
+
+// radixSort sorts ents, whose keys share their first depth bytes, as
+// compare does: it distributes them by their byte at depth (in place, an
+// American flag sort) and sorts each bucket from the next byte on; small
+// buckets, and keys that share all their prefix bytes, by compare. Keys
+// shorter than depth read as zeros, which orders them before the keys
+// they begin, as compare does.
+func (c *chunk) radixSort(ents []entry, depth int) {
+	for {
+		if len(ents) <= 32 {
+			for i := 1; i < len(ents); i++ {
+				for j := i; j > 0 && c.compare(ents[j-1], ents[j]) > 0; j-- {
+					ents[j-1], ents[j] = ents[j], ents[j-1]
+				}
+			}
+			return
+		}
+		if depth >= prefixBytes {
+			slices.SortFunc(ents, c.compare)
+			return
+		}
+		var count [256]int
+		for i := range ents {
+			count[ents[i].byteAt(depth)]++
+		}
+		if count[ents[0].byteAt(depth)] == len(ents) {
+			depth++ // one bucket: nothing to move
+			continue
+		}
+		var start, next [256]int
+		sum := 0
+		for b := range 256 {
+			start[b], next[b] = sum, sum
+			sum += count[b]
+		}
+		for b := range 256 {
+			end := start[b] + count[b]
+			for next[b] < end {
+				e := ents[next[b]]
+				for {
+					d := e.byteAt(depth)
+					if int(d) == b {
+						break
+					}
+					ents[next[d]], e = e, ents[next[d]]
+					next[d]++
+				}
+				ents[next[b]] = e
+				next[b]++
+			}
+		}
+		for b := range 256 {
+			if count[b] > 1 {
+				c.radixSort(ents[start[b]:start[b]+count[b]], depth+1)
+			}
+		}
+		return
+	}
 }
 
 // partitionBounds returns the keys that cut the load (the run files and
@@ -888,7 +977,9 @@ func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byt
 			if k := c.key(e); bytes.Compare(k, lo) >= 0 && bytes.Compare(k, hi) < 0 {
 				off := len(m.arena)
 				m.arena = append(m.arena, c.arena[e.off:e.off+e.klen+e.vlen]...)
-				m.ents = append(m.ents, entry{prefix: e.prefix, prefix2: e.prefix2, off: uint32(off), klen: e.klen, vlen: e.vlen, del: e.del})
+				moved := *e
+				moved.off = uint32(off)
+				m.ents = append(m.ents, moved)
 			}
 		}
 		if len(m.ents) > 0 {

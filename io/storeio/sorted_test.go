@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -244,5 +245,48 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 	s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error { n++; return nil })
 	if n != len(cells) {
 		t.Fatalf("term table holds %d cells after a cancelled and a second FlushOpen, want %d", n, len(cells))
+	}
+}
+
+// TestRadixSortOrdersAsCompare sorts keys chosen to meet radixSort's edge
+// cases (keys shorter than its prefix bytes, keys that begin others, zero
+// bytes, keys equal in their first 24 bytes and after, the same key added
+// several times) and checks the order is compare's: by key, then by the
+// order added.
+func TestRadixSortOrdersAsCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte{0, 1, 'a', 'b', 0xff}
+	for _, n := range []int{0, 1, 2, 31, 33, 200, 5000} {
+		c := &chunk{}
+		var shared []byte // a prefix many keys share, longer than 24 bytes
+		for range 30 {
+			shared = append(shared, alphabet[r.IntN(len(alphabet))])
+		}
+		for range n {
+			var k []byte
+			switch r.IntN(3) {
+			case 0:
+				k = append(k, shared[:r.IntN(len(shared)+1)]...)
+			case 1:
+				k = append(k, shared...)
+			}
+			for range r.IntN(6) {
+				k = append(k, alphabet[r.IntN(len(alphabet))])
+			}
+			off := len(c.arena)
+			c.arena = append(c.arena, k...)
+			c.ents = append(c.ents, newEntry(c.arena[off:], off, len(k), 0, false))
+		}
+		want := slices.Clone(c.ents)
+		slices.SortFunc(want, c.compare)
+		got := slices.Clone(c.ents)
+		c.radixSort(got, 0)
+		if !slices.Equal(got, want) {
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%d keys: at %d got key %q (off %d), want %q (off %d)", n, i, c.key(&got[i]), got[i].off, c.key(&want[i]), want[i].off)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,71 @@
+package storeio
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// benchChunk fills a chunk of about sortedChunkBytes with term cells shaped
+// like the bench's: zipf-distributed words, created within an hour.
+func benchChunk() *chunk {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := make([]string, 50000)
+	for i := range words {
+		n := 2 + r.IntN(10)
+		w := make([]byte, n)
+		for j := range w {
+			w[j] = byte('a' + r.IntN(26))
+		}
+		words[i] = string(w)
+	}
+	z := rand.NewZipf(r, 1.1, 1, uint64(len(words)-1))
+	l := &sortedLoad{}
+	c := l.newChunk()
+	for len(c.arena) < sortedChunkBytes {
+		var cells []schemas.Cell
+		rk := schemas.NewRowKey(1700000000+r.Int64N(3600), []byte(fmt.Sprint(r.Int())))
+		for range 22 {
+			cells = append(cells, schemas.TermRow{Term: words[z.Uint64()], Field: "text", Key: rk, Freq: 1}.Cell())
+		}
+		for i := range cells {
+			t := &cells[i]
+			off := len(c.arena)
+			c.arena = append(c.arena, byte(t.Table))
+			c.arena = append(c.arena, t.Key...)
+			klen := len(c.arena) - off
+			c.arena = append(c.arena, t.Value...)
+			k := c.arena[off : off+klen]
+			c.ents = append(c.ents, newEntry(k, off, klen, len(c.arena)-off-klen, false))
+		}
+	}
+	return c
+}
+
+// BenchmarkSortChunk sorts a chunk of term cells (sortChunk, one core).
+func BenchmarkSortChunk(b *testing.B) {
+	c := benchChunk()
+	orig := append([]entry(nil), c.ents...)
+	b.ResetTimer()
+	for range b.N {
+		copy(c.ents, orig)
+		sortChunk(c, 1)
+	}
+	b.ReportMetric(float64(len(c.ents)), "entries")
+}
+
+// BenchmarkSpill sorts such a chunk and writes it as a run file.
+func BenchmarkSpill(b *testing.B) {
+	c := benchChunk()
+	orig := append([]entry(nil), c.ents...)
+	path := b.TempDir() + "/run"
+	b.ResetTimer()
+	for range b.N {
+		copy(c.ents, orig)
+		if _, err := writeRunFile(path, chunkSources(c, sortChunk(c, 1), nil, 0)[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
