@@ -260,7 +260,8 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 
 func (l *sortedLoad) fail(err error) { l.failed.CompareAndSwap(nil, &err) }
 
-// compare orders entries of c by key, then by the order they were added.
+// compare orders entries of c by key, then latest added first (merge
+// keeps the first of equal keys).
 func (c *chunk) compare(a, b entry) int {
 	if a.prefix != b.prefix {
 		if a.prefix < b.prefix {
@@ -283,7 +284,7 @@ func (c *chunk) compare(a, b entry) int {
 	if r := bytes.Compare(c.key(&a), c.key(&b)); r != 0 {
 		return r
 	}
-	return int(a.off) - int(b.off)
+	return int(b.off) - int(a.off)
 }
 
 // newEntry returns the entry of a cell whose key k is at off in its
@@ -670,7 +671,7 @@ func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
 
 // loserTree merges sources: a tournament whose inner nodes hold the
 // loser of their match and whose root is the smallest source, by key and
-// then by rank (later writes last). Advancing the winner replays its path
+// then by rank (later writes first). Advancing the winner replays its path
 // to the root: log2(sources) comparisons, half of a heap's.
 type loserTree struct {
 	srcs []ranked
@@ -690,7 +691,7 @@ func (t *loserTree) beats(a, b int) bool {
 	if r := bytes.Compare(t.keys[a], t.keys[b]); r != 0 {
 		return r < 0
 	}
-	return t.srcs[a].rank < t.srcs[b].rank
+	return t.srcs[a].rank > t.srcs[b].rank
 }
 
 // newLoserTree builds the tree over srcs, each moved to its first key.
@@ -753,22 +754,23 @@ func (t *loserTree) advance() error {
 }
 
 // merge calls emit with each key of srcs in order, once, with its last
-// write (the highest rank's). counted, if not nil, counts the keys
+// write (the highest rank's, which the loser tree puts first). k and v
+// are emit's only for the call. counted, if not nil, counts the keys
 // emitted. It stops at the first error and when ctx is done.
 func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(k, v []byte, del bool) error) error {
 	t, err := newLoserTree(srcs)
 	if err != nil {
 		return err
 	}
-	var pk, pv []byte
-	pdel, have, n := false, false, 0
+	var last []byte // the key emitted last
+	n := 0
 	for t.ok() {
 		s := t.top()
-		k := s.key()
-		if have && !bytes.Equal(k, pk) {
-			if err := emit(pk, pv, pdel); err != nil {
+		if k := s.key(); n == 0 || !bytes.Equal(k, last) {
+			if err := emit(k, s.value(), s.deleted()); err != nil {
 				return err
 			}
+			last = append(last[:0], k...)
 			if n++; n%65536 == 0 && counted != nil {
 				counted.Add(65536)
 				if err := ctx.Err(); err != nil {
@@ -776,16 +778,9 @@ func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(
 				}
 			}
 		}
-		pk, pv, pdel, have = append(pk[:0], k...), append(pv[:0], s.value()...), s.deleted(), true
 		if err := t.advance(); err != nil {
 			return err
 		}
-	}
-	if have {
-		if err := emit(pk, pv, pdel); err != nil {
-			return err
-		}
-		n++
 	}
 	if counted != nil {
 		counted.Add(int64(n % 65536))

@@ -1,6 +1,7 @@
 package storeio
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -10,8 +11,10 @@ import (
 
 // benchChunk fills a chunk of about sortedChunkBytes with term cells shaped
 // like the bench's: zipf-distributed words, created within an hour.
-func benchChunk() *chunk {
-	r := rand.New(rand.NewPCG(1, 2))
+func benchChunk() *chunk { return benchChunkSeed(1) }
+
+func benchChunkSeed(seed uint64) *chunk {
+	r := rand.New(rand.NewPCG(seed, 2))
 	words := make([]string, 50000)
 	for i := range words {
 		n := 2 + r.IntN(10)
@@ -68,4 +71,40 @@ func BenchmarkSpill(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkMergeRuns merges 32 run files of term cells, as the end of a
+// load does (reading, decoding, the loser tree), into nothing.
+func BenchmarkMergeRuns(b *testing.B) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 2 << 20
+	defer func() { sortedChunkBytes = old }()
+	dir := b.TempDir()
+	var runs []runFile
+	cells := 0
+	for i := range 32 {
+		c := benchChunkSeed(uint64(i))
+		cells += len(c.ents)
+		rf, err := writeRunFile(fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		runs = append(runs, rf)
+	}
+	b.ResetTimer()
+	for range b.N {
+		var srcs []ranked
+		for r := range runs {
+			fs, err := openFileSource(&runs[r], nil, nil, 256<<10)
+			if err != nil {
+				b.Fatal(err)
+			}
+			srcs = append(srcs, ranked{fs, r})
+		}
+		if err := merge(context.Background(), srcs, nil, func(k, v []byte, del bool) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+		closeSources(srcs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cells), "ns/cell")
 }
