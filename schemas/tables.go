@@ -210,7 +210,10 @@ type TermRow struct {
 
 // TermPrefix returns the key prefix of all rows of term in field.
 func TermPrefix(term, field string) []byte {
-	b := make([]byte, 0, len(term)+len(field)+2)
+	return appendTermPrefix(make([]byte, 0, len(term)+len(field)+2), term, field)
+}
+
+func appendTermPrefix(b []byte, term, field string) []byte {
 	b = append(b, term...)
 	b = append(b, 0)
 	b = append(b, field...)
@@ -220,12 +223,29 @@ func TermPrefix(term, field string) []byte {
 // Cell encodes the row. The term is text (a CQL text column): bytes of it
 // that are not UTF-8 become U+FFFD (the tokenizer never makes such terms).
 func (r TermRow) Cell() Cell {
-	k := append(TermPrefix(validText(r.Term), r.Field), r.Key[:]...)
+	c, _ := r.AppendCell(make([]byte, 0, r.CellBytes()))
+	return c
+}
+
+// CellBytes is about how many bytes Cell's key and value take: enough
+// for those of a frequency under a million.
+func (r TermRow) CellBytes() int { return len(r.Term) + len(r.Field) + 2 + RowKeyLen + 6 }
+
+// AppendCell is Cell with the key and value appended to buf, so that the
+// cells of many rows can share one allocation: it returns the cell, whose
+// Key and Value are in buf, and buf.
+func (r TermRow) AppendCell(buf []byte) (Cell, []byte) {
+	start := len(buf)
+	buf = appendTermPrefix(buf, validText(r.Term), r.Field)
+	buf = append(buf, r.Key[:]...)
+	k := buf[start:len(buf):len(buf)]
 	var v []byte
 	if r.Freq > 1 {
-		v = strconv.AppendUint(nil, uint64(r.Freq), 10)
+		start = len(buf)
+		buf = strconv.AppendUint(buf, uint64(r.Freq), 10)
+		v = buf[start:len(buf):len(buf)]
 	}
-	return Cell{Table: TableTerms, Key: k, Value: v}
+	return Cell{Table: TableTerms, Key: k, Value: v}, buf
 }
 
 // DecodeTerm decodes a TermIndex cell.

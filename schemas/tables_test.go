@@ -226,3 +226,33 @@ func TestTableBytesDistinct(t *testing.T) {
 		seen[tb] = tb.Name()
 	}
 }
+
+// TestTermAppendCell appends the cells of several rows to one buffer
+// (one too small at first, so that it grows while they are appended, and
+// one large enough for all) and checks each is the row's Cell and stays
+// so after the rest are appended, even when a caller appends to a key:
+// no cell's bytes are overwritten by another's.
+func TestTermAppendCell(t *testing.T) {
+	rows := []schemas.TermRow{
+		{Term: "flink", Field: "text", Key: schemas.RowKey{1, 2, 3}, Freq: 1},
+		{Term: "#apacheflink", Field: "text", Key: schemas.RowKey{4}, Freq: 12},
+		{Term: "bad\xffutf8", Field: "user", Key: schemas.RowKey{5}, Freq: 3},
+		{Term: "a", Field: "user", Key: schemas.RowKey{6}, Freq: 1000000},
+	}
+	for _, size := range []int{8, 1024} {
+		buf := make([]byte, 0, size)
+		var got []schemas.Cell
+		for _, r := range rows {
+			var c schemas.Cell
+			c, buf = r.AppendCell(buf)
+			got = append(got, c)
+			_ = append(got[0].Key, 'x')
+			_ = append(got[1%len(got)].Value, 'x')
+		}
+		for i, r := range rows {
+			if want := r.Cell(); !reflect.DeepEqual(got[i], want) {
+				t.Errorf("buffer of %d: row %d: AppendCell = %q %q, Cell = %q %q", size, i, got[i].Key, got[i].Value, want.Key, want.Value)
+			}
+		}
+	}
+}

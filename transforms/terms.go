@@ -105,12 +105,24 @@ func keptOrder(kept []schemas.Tweet) []int {
 // terms, and returns both for reuse.
 func TermCells(dst []schemas.Cell, scratch []Term, t *schemas.Tweet) ([]schemas.Cell, []Term) {
 	scratch = Tokenize(scratch[:0], t.Text)
-	for _, term := range scratch {
-		dst = append(dst, schemas.TermRow{Term: term.Term, Field: FieldText, Key: t.RowKey, Freq: term.Freq}.Cell())
-	}
+	dst = appendTermCells(dst, scratch, FieldText, t.RowKey)
 	scratch = UserTerms(scratch[:0], t.UserName, t.ScreenName)
-	for _, term := range scratch {
-		dst = append(dst, schemas.TermRow{Term: term.Term, Field: FieldUser, Key: t.RowKey, Freq: term.Freq}.Cell())
-	}
+	dst = appendTermCells(dst, scratch, FieldUser, t.RowKey)
 	return dst, scratch
+}
+
+// appendTermCells appends the cells of terms of a field of the tweet at
+// key to dst, their keys and values in one allocation.
+func appendTermCells(dst []schemas.Cell, terms []Term, field string, key schemas.RowKey) []schemas.Cell {
+	size := 0
+	for _, term := range terms {
+		size += schemas.TermRow{Term: term.Term, Field: field}.CellBytes()
+	}
+	buf := make([]byte, 0, size)
+	for _, term := range terms {
+		var c schemas.Cell
+		c, buf = schemas.TermRow{Term: term.Term, Field: field, Key: key, Freq: term.Freq}.AppendCell(buf)
+		dst = append(dst, c)
+	}
+	return dst
 }
