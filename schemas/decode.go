@@ -173,7 +173,19 @@ func (d *Decoder) Decode(rec Record, out *Decoded) {
 		out.skip(SkipControl)
 	}
 	d.rec = Record{} // do not keep the record's bytes alive
+	if len(data) > releaseParserBytes {
+		// The parser keeps what it grew for its largest document (a copy
+		// of it, and about 80 bytes for each of its JSON values: 80 MB for
+		// a 2 MB array of a million numbers) for as long as it lives, and
+		// the collector scans it at every cycle.
+		d.p = fastjson.Parser{}
+	}
 }
+
+// releaseParserBytes is the size of a record after which the Decoder lets
+// go of its parser's memory: far above a tweet (2-10 KB), above a page of
+// a hundred of them.
+const releaseParserBytes = 1 << 20
 
 // decodeDocument parses data[start:end] as one JSON document and decodes it.
 func (d *Decoder) decodeDocument(out *Decoded, start, end, depth int) {
