@@ -135,6 +135,19 @@ type chunk struct {
 }
 
 func (c *chunk) key(e *entry) []byte { return c.arena[e.off : e.off+e.klen] }
+
+// add appends cell t to c: its table byte and key, then its value unless
+// it is a delete, in the arena, and its entry.
+func (c *chunk) add(t *schemas.Cell) {
+	off := len(c.arena)
+	c.arena = append(c.arena, byte(t.Table))
+	c.arena = append(c.arena, t.Key...)
+	klen := len(c.arena) - off
+	if !t.Delete {
+		c.arena = append(c.arena, t.Value...)
+	}
+	c.ents = append(c.ents, newEntry(c.arena[off:off+klen], off, klen, len(c.arena)-off-klen, t.Delete))
+}
 func (c *chunk) value(e *entry) []byte {
 	return c.arena[e.off+e.klen : e.off+e.klen+e.vlen]
 }
@@ -205,15 +218,7 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 		if t.Table == schemas.TableRaw && len(t.Key) >= schemas.RowKeyLen {
 			c.rows[schemas.RowKey(t.Key[:schemas.RowKeyLen])] = struct{}{}
 		}
-		off := len(c.arena)
-		c.arena = append(c.arena, byte(t.Table))
-		c.arena = append(c.arena, t.Key...)
-		klen := len(c.arena) - off
-		if !t.Delete {
-			c.arena = append(c.arena, t.Value...)
-		}
-		k := c.arena[off : off+klen]
-		c.ents = append(c.ents, newEntry(k, off, klen, len(c.arena)-off-klen, t.Delete))
+		c.add(t)
 	}
 	l.cells += int64(taken)
 	full, run := (*chunk)(nil), 0

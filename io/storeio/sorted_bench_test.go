@@ -11,9 +11,7 @@ import (
 
 // benchChunk fills a chunk of about sortedChunkBytes with term cells shaped
 // like the bench's: zipf-distributed words, created within an hour.
-func benchChunk() *chunk { return benchChunkSeed(1) }
-
-func benchChunkSeed(seed uint64) *chunk {
+func benchChunk(seed uint64) *chunk {
 	r := rand.New(rand.NewPCG(seed, 2))
 	words := make([]string, 50000)
 	for i := range words {
@@ -34,14 +32,7 @@ func benchChunkSeed(seed uint64) *chunk {
 			cells = append(cells, schemas.TermRow{Term: words[z.Uint64()], Field: "text", Key: rk, Freq: 1}.Cell())
 		}
 		for i := range cells {
-			t := &cells[i]
-			off := len(c.arena)
-			c.arena = append(c.arena, byte(t.Table))
-			c.arena = append(c.arena, t.Key...)
-			klen := len(c.arena) - off
-			c.arena = append(c.arena, t.Value...)
-			k := c.arena[off : off+klen]
-			c.ents = append(c.ents, newEntry(k, off, klen, len(c.arena)-off-klen, false))
+			c.add(&cells[i])
 		}
 	}
 	return c
@@ -49,7 +40,7 @@ func benchChunkSeed(seed uint64) *chunk {
 
 // BenchmarkSortChunk sorts a chunk of term cells (sortChunk, one core).
 func BenchmarkSortChunk(b *testing.B) {
-	c := benchChunk()
+	c := benchChunk(1)
 	orig := append([]entry(nil), c.ents...)
 	b.ResetTimer()
 	for range b.N {
@@ -61,7 +52,7 @@ func BenchmarkSortChunk(b *testing.B) {
 
 // BenchmarkSpill sorts such a chunk and writes it as a run file.
 func BenchmarkSpill(b *testing.B) {
-	c := benchChunk()
+	c := benchChunk(1)
 	orig := append([]entry(nil), c.ents...)
 	path := b.TempDir() + "/run"
 	b.ResetTimer()
@@ -83,7 +74,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 	var runs []runFile
 	cells := 0
 	for i := range 32 {
-		c := benchChunkSeed(uint64(i))
+		c := benchChunk(uint64(i))
 		cells += len(c.ents)
 		rf, err := writeRunFile(fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0])
 		if err != nil {
