@@ -225,10 +225,10 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			continue
 		}
 		day := BucketOf(sec)
-		if s, ok := ids.days[day][id]; ok && s.deleted {
+		if s, ok := ids.days[day][id]; ok && s.deleted() {
 			continue // deleted already in this run
 		}
-		remember(tp, day, id, seenTweet{deleted: true})
+		remember(tp, day, id, deletedSeen)
 		out.Deletes = append(out.Deletes, id)
 	}
 
@@ -246,7 +246,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		s := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
 		kept, ok := ids.days[day][t.ID]
 		switch {
-		case ok && kept.deleted:
+		case ok && kept.deleted():
 			deleted++
 			drop(t)
 		case ok && s.hash < kept.hash:
@@ -429,7 +429,7 @@ func collisions(m map[uint64]seenTweet) int64 {
 	keys := make(map[seenTweet]int, len(m))
 	var n int64
 	for _, s := range m {
-		if s.deleted {
+		if s.deleted() {
 			continue
 		}
 		if keys[s] > 0 {
@@ -442,30 +442,30 @@ func collisions(m map[uint64]seenTweet) int64 {
 
 // seenTweet is what a key remembers of a tweet id: the hash of the row
 // key of the version it let through and its second within the day, or
-// that the id was deleted.
+// that the id was deleted (seenDeleted in second). Eight bytes: a key
+// keeps one for every id of the run in a map.
 type seenTweet struct {
-	hash    uint32
-	second  uint32
-	deleted bool
+	hash   uint32
+	second uint32
 }
 
 // seenDeleted marks a deleted id in the second of its record (a second of
 // the day needs 17 bits).
 const seenDeleted = 1 << 31
 
+// deletedSeen is what a key remembers of a deleted id.
+var deletedSeen = seenTweet{second: seenDeleted}
+
+func (s seenTweet) deleted() bool { return s.second&seenDeleted != 0 }
+
 func (s seenTweet) append(dst []byte, id uint64) []byte {
 	dst = binary.BigEndian.AppendUint64(dst, id)
 	dst = binary.BigEndian.AppendUint32(dst, s.hash)
-	sec := s.second
-	if s.deleted {
-		sec |= seenDeleted
-	}
-	return binary.BigEndian.AppendUint32(dst, sec)
+	return binary.BigEndian.AppendUint32(dst, s.second)
 }
 
 func readSeen(p []byte) (uint64, seenTweet) {
-	sec := binary.BigEndian.Uint32(p[12:])
-	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: sec &^ seenDeleted, deleted: sec&seenDeleted != 0}
+	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: binary.BigEndian.Uint32(p[12:])}
 }
 
 // merge combines two records of one id (a bag holds a record per version
@@ -475,8 +475,8 @@ func (s seenTweet) merge(other seenTweet, ok bool) seenTweet {
 	switch {
 	case !ok:
 		return s
-	case s.deleted || other.deleted:
-		return seenTweet{deleted: true}
+	case s.deleted() || other.deleted():
+		return deletedSeen
 	case other.hash < s.hash:
 		return other
 	}
@@ -562,7 +562,7 @@ func rowKeyOf(s seenTweet) uint64 { return uint64(s.second)<<32 | uint64(s.hash)
 
 // addRowKey remembers the row key of a version let through (not a delete).
 func (s *idSet) addRowKey(day int64, t seenTweet) {
-	if t.deleted {
+	if t.deleted() {
 		return
 	}
 	m := s.rowKeys[day]
