@@ -17,7 +17,8 @@ import (
 // a session per instance would open NumConns connections to every node for
 // each of them. Each acquireSession counts a reference and returns its own
 // release (once-only); the last release closes the session
-// (TestSessionsSharedAndReleased).
+// (TestSessionsSharedAndReleased). (Beam v2.77's Go harness never calls a DoFn's
+// Teardown, so a WriteFn's session lives as long as its worker process.)
 var (
 	sessionsMu sync.Mutex
 	sessions   = map[string]*sharedSession{}

@@ -85,9 +85,9 @@ func New(opts Options) (*Server, error) {
 	if opts.ReleaseVersion == "" {
 		opts.ReleaseVersion = "4.1.5"
 	}
-	ln, err := net.Listen("tcp", opts.Addr)
+	ln, err := listen(opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("cassandratest: listen %s: %w", opts.Addr, err)
+		return nil, err
 	}
 	s := &Server{
 		opts:     opts,
@@ -106,6 +106,51 @@ func New(opts Options) (*Server, error) {
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
+}
+
+// handedOut holds the addresses of the process's servers so far.
+var (
+	handedOutMu sync.Mutex
+	handedOut   = map[string]bool{}
+)
+
+// listen listens on addr. For a free port (port 0) it returns one no
+// server of this process had before: the kernel often hands a closed
+// server's port to the next listener, and a client that keeps a session
+// per address for the process (gocql's pool, as cassandraio shares it;
+// Beam's Go harness never tears a DoFn down, so a pipeline's session
+// outlives its run) would take the new server for the old one restarted
+// and fail its first requests with "no hosts available in the pool"
+// until it reconnects. The ports refused stay held until one is found.
+func listen(addr string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("cassandratest: listen %s: %w", addr, err)
+	}
+	handedOutMu.Lock()
+	defer handedOutMu.Unlock()
+	var held []net.Listener
+	defer func() {
+		for _, ln := range held {
+			ln.Close()
+		}
+	}()
+	for {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("cassandratest: listen %s: %w", addr, err)
+		}
+		got := ln.Addr().String()
+		if port != "0" || !handedOut[got] {
+			handedOut[got] = true
+			return ln, nil
+		}
+		if len(held) == 1000 {
+			ln.Close()
+			return nil, fmt.Errorf("cassandratest: listen %s: no port free that this process's servers have not had", net.JoinHostPort(host, port))
+		}
+		held = append(held, ln)
+	}
 }
 
 // Addr returns the address the server listens on, as "127.0.0.1:PORT":
