@@ -185,11 +185,14 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	defer ids.mu.Unlock()
 
 	fresh := map[int64][]byte{} // day -> records to append
-	remember := func(tp timers.Provider, day int64, id uint64, s seenTweet) {
-		m := ids.days[day]
-		if m == nil {
-			m = map[uint64]seenTweet{}
-			ids.days[day] = m
+	// remember keeps s for id (unseen: nothing is remembered for id yet)
+	// and reports whether another tweet of this run holds s's row key (a
+	// row-key collision).
+	remember := func(tp timers.Provider, day int64, id uint64, s seenTweet, unseen bool) (collided bool) {
+		d := ids.days[day]
+		if d == nil {
+			d = &dayIDs{}
+			ids.days[day] = d
 			// The first id of this day under this key: forget the day's
 			// ids once the watermark is Horizon past its end. No output
 			// timestamp: the timer emits nothing and must not hold the
@@ -197,21 +200,13 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
-		m[id] = s
-		ids.addRowKey(day, s)
 		fresh[day] = s.append(fresh[day], id)
+		return d.keep(id, s, unseen)
 	}
 
 	var out TweetBatch
 	if f.Ack {
 		out.Acks = b.Acks
-	}
-	// collided records t's row key if another tweet of this run holds it
-	// (a row-key collision), before t is remembered.
-	collided := func(day int64, t *schemas.Tweet, s seenTweet) {
-		if ids.hasRowKey(day, s) {
-			out.Collided = append(out.Collided, t.RowKey)
-		}
 	}
 	drop := func(t *schemas.Tweet) {
 		if f.Ack {
@@ -225,10 +220,11 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			continue
 		}
 		day := BucketOf(sec)
-		if s, ok := ids.days[day][id]; ok && s.deleted() {
+		s, had := ids.days[day].get(id)
+		if had && s.deleted() {
 			continue // deleted already in this run
 		}
-		remember(tp, day, id, deletedSeen)
+		remember(tp, day, id, deletedSeen, !had)
 		out.Deletes = append(out.Deletes, id)
 	}
 
@@ -244,22 +240,24 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		}
 		day := BucketOf(t.CreatedAt)
 		s := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
-		kept, ok := ids.days[day][t.ID]
+		kept, ok := ids.days[day].get(t.ID)
 		switch {
 		case ok && kept.deleted():
 			deleted++
 			drop(t)
 		case ok && s.hash < kept.hash:
 			dups++ // the earlier version is now the copy
-			collided(day, t, s)
-			remember(tp, day, t.ID, s)
+			if remember(tp, day, t.ID, s, false) {
+				out.Collided = append(out.Collided, t.RowKey)
+			}
 			out.Replacements = append(out.Replacements, *t)
 		case ok:
 			dups++
 			drop(t)
 		default:
-			collided(day, t, s)
-			remember(tp, day, t.ID, s)
+			if remember(tp, day, t.ID, s, true) {
+				out.Collided = append(out.Collided, t.RowKey)
+			}
 			out.Tweets = append(out.Tweets, *t)
 		}
 	}
@@ -312,22 +310,22 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 				if n*seenRecordLen > len(e) {
 					break // a torn entry: never written so
 				}
-				m := ids.days[day]
-				if m == nil {
-					m = map[uint64]seenTweet{}
-					ids.days[day] = m
+				d := ids.days[day]
+				if d == nil {
+					d = &dayIDs{}
+					ids.days[day] = d
 				}
 				for ; n > 0; n-- {
 					id, s := readSeen(e)
-					old, had := m[id]
-					m[id] = s.merge(old, had)
+					old, had := d.seen.get(id)
+					d.seen.set(id, s.merge(old, had))
 					e = e[seenRecordLen:]
 				}
 			}
 		}
-		for day, m := range ids.days {
-			for _, s := range m {
-				ids.addRowKey(day, s)
+		for _, d := range ids.days {
+			for _, s := range d.seen.all {
+				d.addRowKey(s)
 			}
 		}
 	}
@@ -360,14 +358,14 @@ func (f *DedupFn) rewriteSeen(sp state.Provider, ids *idSet) error {
 		return err
 	}
 	n := 0
-	for _, m := range ids.days {
-		n += seenGroupLen + seenRecordLen*len(m)
+	for _, d := range ids.days {
+		n += seenGroupLen + seenRecordLen*d.seen.len()
 	}
 	e := make([]byte, 0, n)
 	var recs []byte
-	for day, m := range ids.days {
+	for day, d := range ids.days {
 		recs = recs[:0]
-		for id, s := range m {
+		for id, s := range d.seen.all {
 			recs = s.append(recs, id)
 		}
 		e = appendSeenGroup(e, day, recs)
@@ -404,11 +402,10 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 		return err
 	}
 	defer ids.mu.Unlock()
-	if n := collisions(ids.days[day]); n > 0 {
+	if n := ids.days[day].collisions(); n > 0 {
 		collisionCount.Inc(ctx, n)
 	}
 	delete(ids.days, day)
-	delete(ids.rowKeys, day)
 	if len(ids.days) == 0 {
 		seenCache.drop(f.Instance, key)
 		if err := f.Seen.Clear(sp); err != nil {
@@ -423,19 +420,61 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 	return f.bumpVersion(sp, ids)
 }
 
-// collisions returns how many tweets of a day's ids have the row key of
+// dayIDs is what a key remembers of a day: the ids seen and the row keys
+// (second of the day and hash, rowKeyOf) of the versions let through, to
+// tell a row-key collision when it comes rather than when the day is
+// forgotten. rowKeys may hold the row key of a version since replaced: a
+// collision then recorded is a row key the query engine reads for nothing,
+// never a wrong answer.
+type dayIDs struct {
+	seen    idTable[seenTweet]
+	rowKeys idTable[struct{}]
+}
+
+// get returns what d remembers of id (nil d: a day without ids).
+func (d *dayIDs) get(id uint64) (seenTweet, bool) {
+	if d == nil {
+		return seenTweet{}, false
+	}
+	return d.seen.get(id)
+}
+
+// keep remembers s for id (unseen: d holds nothing for id) and reports
+// whether the row key of s was already taken by another version let
+// through.
+func (d *dayIDs) keep(id uint64, s seenTweet, unseen bool) (collided bool) {
+	if unseen {
+		d.seen.insert(id, s)
+	} else {
+		d.seen.set(id, s)
+	}
+	return !d.addRowKey(s)
+}
+
+// addRowKey remembers the row key of a version let through (not a
+// delete), and reports whether it was new.
+func (d *dayIDs) addRowKey(s seenTweet) bool {
+	return s.deleted() || d.rowKeys.add(rowKeyOf(s), struct{}{})
+}
+
+// collisions returns how many tweets of the day have the row key of
 // another (the same second and hash): n - 1 for n tweets on one key.
-func collisions(m map[uint64]seenTweet) int64 {
-	keys := make(map[seenTweet]int, len(m))
-	var n int64
-	for _, s := range m {
-		if s.deleted() {
-			continue
+func (d *dayIDs) collisions() int64 {
+	if d == nil {
+		return 0
+	}
+	keys := make([]uint64, 0, d.seen.len())
+	for _, s := range d.seen.all {
+		if !s.deleted() {
+			keys = append(keys, rowKeyOf(s))
 		}
-		if keys[s] > 0 {
+	}
+	slices.Sort(keys)
+	var n int64
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
 			n++
 		}
-		keys[s]++
 	}
 	return n
 }
@@ -443,7 +482,7 @@ func collisions(m map[uint64]seenTweet) int64 {
 // seenTweet is what a key remembers of a tweet id: the hash of the row
 // key of the version it let through and its second within the day, or
 // that the id was deleted (seenDeleted in second). Eight bytes: a key
-// keeps one for every id of the run in a map.
+// keeps one for every id of the run (dayIDs).
 type seenTweet struct {
 	hash   uint32
 	second uint32
@@ -538,47 +577,19 @@ type idSet struct {
 	mu      sync.Mutex
 	version uint64
 	entries int
-	days    map[int64]map[uint64]seenTweet
-	// rowKeys holds, by day, the row keys (second of the day and hash) of
-	// the versions let through, to tell a row-key collision when it comes
-	// rather than when the day is forgotten. It may hold the row key of a
-	// version since replaced: a collision then recorded is a row key the
-	// query engine reads for nothing, never a wrong answer.
-	rowKeys map[int64]map[uint64]struct{}
+	days    map[int64]*dayIDs
 }
 
 func (s *idSet) reset(version uint64) {
 	s.version, s.entries = version, 0
 	if len(s.days) > 0 || s.days == nil {
-		s.days = make(map[int64]map[uint64]seenTweet)
-	}
-	if len(s.rowKeys) > 0 || s.rowKeys == nil {
-		s.rowKeys = make(map[int64]map[uint64]struct{})
+		s.days = make(map[int64]*dayIDs)
 	}
 }
 
 // rowKeyOf packs a version's second of the day and hash.
 func rowKeyOf(s seenTweet) uint64 { return uint64(s.second)<<32 | uint64(s.hash) }
 
-// addRowKey remembers the row key of a version let through (not a delete).
-func (s *idSet) addRowKey(day int64, t seenTweet) {
-	if t.deleted() {
-		return
-	}
-	m := s.rowKeys[day]
-	if m == nil {
-		m = map[uint64]struct{}{}
-		s.rowKeys[day] = m
-	}
-	m[rowKeyOf(t)] = struct{}{}
-}
-
-// hasRowKey reports whether a version of another id let through has t's
-// row key.
-func (s *idSet) hasRowKey(day int64, t seenTweet) bool {
-	_, ok := s.rowKeys[day][rowKeyOf(t)]
-	return ok
-}
 func (c *idCache) get(instance string, key int64) *idSet {
 	c.mu.Lock()
 	defer c.mu.Unlock()
