@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 
@@ -92,7 +94,9 @@ func encodeTweetBatch(b TweetBatch) []byte {
 			size += len(ts[i].JSON) + len(ts[i].Text) + 128
 		}
 	}
-	e := encoder{schemas.ElementEncoder{B: make([]byte, 0, size)}}
+	scratch := encodeScratch.Get().(*batchScratch)
+	defer encodeScratch.Put(scratch)
+	e := encoder{schemas.ElementEncoder{B: slices.Grow(scratch.raw[:0], size)}}
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
@@ -123,11 +127,22 @@ func encodeTweetBatch(b TweetBatch) []byte {
 			}
 		}
 	}
-	out := make([]byte, 1, 1+s2.MaxEncodedLen(len(e.B)))
+	scratch.raw = e.B
+	scratch.s2 = slices.Grow(scratch.s2[:0], s2.MaxEncodedLen(len(e.B)))
+	z := s2.Encode(scratch.s2[:cap(scratch.s2)], e.B)
+	out := make([]byte, 1+len(z))
 	out[0] = batchS2
-	n := len(s2.Encode(out[1:cap(out)], e.B))
-	return out[:1+n]
+	copy(out[1:], z)
+	return out
 }
+
+// batchScratch holds the buffers encodeTweetBatch fills before the batch
+// it returns: a batch's tweets encoded, then compressed. Taken from a
+// pool, they are not allocated (and zeroed: a batch is megabytes) for
+// every batch; the result is a copy of exactly the compressed bytes.
+type batchScratch struct{ raw, s2 []byte }
+
+var encodeScratch = sync.Pool{New: func() any { return new(batchScratch) }}
 
 func (e *encoder) tweets(ts []schemas.Tweet) {
 	e.Uvarint(uint64(len(ts)))

@@ -1,7 +1,9 @@
 package transforms
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -21,8 +23,14 @@ func TestTweetBatchCodecRoundTrip(t *testing.T) {
 		{Tweets: []schemas.Tweet{{ID: 8, JSON: []byte(`{}`)}}, Collided: []schemas.RowKey{schemas.NewRowKey(1_700_000_060, []byte(`a`)), schemas.NewRowKey(1, []byte(`b`))}},
 		{Tweets: []schemas.Tweet{{ID: 9, JSON: []byte(`{}`)}}, Acks: []schemas.Ack{{Source: "kafka:t/0", Offset: 1, Done: 1}}, Collided: []schemas.RowKey{schemas.NewRowKey(2, []byte(`c`))}},
 	}
+	// Every batch is encoded before any is decoded: an encoding must not
+	// share the encoder's buffers, which the next batch reuses.
+	encoded := make([][]byte, len(tests))
 	for i, in := range tests {
-		out, err := decodeTweetBatch(encodeTweetBatch(in))
+		encoded[i] = encodeTweetBatch(in)
+	}
+	for i, in := range tests {
+		out, err := decodeTweetBatch(encoded[i])
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
@@ -55,5 +63,19 @@ func TestTweetBatchDecodeRejectsTruncation(t *testing.T) {
 		if _, err := decodeTweetBatch(enc[:n]); err == nil {
 			t.Fatalf("decoding %d of %d bytes: no error", n, len(enc))
 		}
+	}
+}
+
+// BenchmarkEncodeTweetBatch encodes a batch of 500 tweets of 2 KB of JSON
+// each, about what a read batch of the bench holds.
+func BenchmarkEncodeTweetBatch(b *testing.B) {
+	var batch TweetBatch
+	for i := range 500 {
+		json := []byte(fmt.Sprintf(`{"id_str":"%d","text":%q}`, i, strings.Repeat(fmt.Sprintf("word%d ", i), 300)))
+		batch.Tweets = append(batch.Tweets, schemas.Tweet{ID: uint64(i), Text: "some text", JSON: json[:min(len(json), 2000)]})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		encodeTweetBatch(batch)
 	}
 }
