@@ -35,7 +35,8 @@ type Config struct {
 	// [From, To) (backfills); tweets outside are counted as skipped.
 	From, To time.Time
 
-	// Shards is the number of dedup keys (transforms.DefaultShards if 0).
+	// Shards is the number of dedup keys a day (0: transforms.DefaultShards,
+	// or LocalShards when Run's workers run in this process).
 	Shards int
 	// Horizon is how long after the end of its day a tweet id is
 	// remembered for deduplication, and after the end of its hour a late

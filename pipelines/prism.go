@@ -36,6 +36,16 @@ func tuneForRunner() {
 	}
 }
 
+// LocalShards is the number of dedup keys a day (Config.Shards) when it is
+// not given and the workers run in this process: prism's cost is per
+// bundle, and fewer keys make fewer, larger bundles. 1 M tweets over 30
+// days: 51.7-59.3 s with 16 keys a day (4 runs), 45.5-50.6 s with 8 (2),
+// 48.3-49.9 s with 4 (3); over 1 hour 55.1 s with 16, 47.7 s with 4.
+// Distributed runners keep transforms.DefaultShards: the keys a day are
+// the parallelism of the dedup stage and of the table writes fused after
+// it.
+const LocalShards = 8
+
 // workerInProcess reports whether the SDK worker runs in this process.
 func workerInProcess() bool {
 	flagValue := func(name string) string {

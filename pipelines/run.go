@@ -37,6 +37,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	tuneForRunner()
+	if cfg.Shards == 0 && workerInProcess() {
+		cfg.Shards = LocalShards
+	}
 	base, err := FrequencyBase(ctx, cfg)
 	if err != nil {
 		return Summary{}, err

@@ -49,7 +49,7 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.summary, "summary", "", "also write the run summary as a JSON object to this file")
 	fs.BoolVar(&f.compact, "compact", true, "leave the embedded store compacted at the end of a bounded run, ready for queries (false: end sooner, leaving the load's first-level files for the next writer)")
-	fs.IntVar(&f.shards, "shards", 0, "dedup keys: the parallelism of deduplication (default 16)")
+	fs.IntVar(&f.shards, "shards", 0, "dedup keys a day: the parallelism of deduplication (default 16; 8 when the workers run in this process, as on prism)")
 	fs.DurationVar(&f.horizon, "horizon", transforms.DefaultHorizon, "how long past the end of its day (event time) a tweet id is remembered for deduplication, and past its hour a late tweet still re-fires the counts")
 	fs.DurationVar(&f.progress, "progress", 10*time.Second, "print progress (files, bytes, tweets/s) on stderr every this long (0: off)")
 	fs.DurationVar(&f.watch, "watch", 0, "print the per-minute tweet counts that changed, every this long, on stderr (streaming; 0: off)")
