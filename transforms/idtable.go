@@ -102,7 +102,7 @@ func (t *idTable[V]) all(yield func(uint64, V) bool) {
 // be inserted, and whether it is there. Tweet ids of a day, and row keys,
 // are spread about evenly between the smallest and the largest, so the
 // table cuts that span into equal parts of about bucketKeys keys each and
-// keeps where each part begins (at) : a lookup binary-searches one part,
+// keeps where each part begins (at): a lookup binary-searches one part,
 // a few cache lines, not the whole slice. Uneven keys make some parts
 // long, which costs no more than a binary search of the whole.
 func (t *idTable[V]) find(k uint64) (int, bool) {
