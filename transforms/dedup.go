@@ -70,7 +70,7 @@ func ShardOfSecond(sec int64, n int) int { return ShardOf(uint64(sec), n) }
 // under one key. DedupFn keeps, per key, the ids it has let through, and
 // lets a tweet through only if its id is new; an event-time timer clears
 // them horizon after the day's end, so memory stays bounded on an endless
-// stream. Keys and timers grow with the days a run covers (16 a day), not
+// stream. Keys and timers grow with the days a run covers (shards a day), not
 // with its minutes.
 //
 // The state lives in the global window and its lifetime is the timers',

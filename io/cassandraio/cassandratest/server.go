@@ -123,7 +123,7 @@ var (
 // and fail its first requests with "no hosts available in the pool"
 // until it reconnects. The ports refused stay held until one is found.
 func listen(addr string) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("cassandratest: listen %s: %w", addr, err)
 	}
@@ -147,7 +147,7 @@ func listen(addr string) (net.Listener, error) {
 		}
 		if len(held) == 1000 {
 			ln.Close()
-			return nil, fmt.Errorf("cassandratest: listen %s: no port free that this process's servers have not had", net.JoinHostPort(host, port))
+			return nil, fmt.Errorf("cassandratest: listen %s: no port free that this process's servers have not had", addr)
 		}
 		held = append(held, ln)
 	}
