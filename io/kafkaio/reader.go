@@ -118,12 +118,8 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 	ctx, cancel := untilDrained(ctx, r.cfg.Drain)
 	defer cancel()
 	for {
-		select {
-		case <-drain:
-			return drained, nil
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		default:
+		if out, stop, err := stopped(ctx, drain); stop {
+			return out, err
 		}
 		if s.next >= s.end() {
 			return ended, nil
@@ -169,6 +165,24 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		if time.Now().After(until) {
 			return checkpoint, nil
 		}
+	}
+}
+
+// stopped reports whether a read stops before its next fetch, and how:
+// drained (drain is closed, or ctx was cancelled by it: untilDrained's
+// context is done as soon as drain is closed, and a select would pick
+// either), or ctx's error.
+func stopped(ctx context.Context, drain <-chan struct{}) (outcome, bool, error) {
+	select {
+	case <-drain:
+		return drained, true, nil
+	case <-ctx.Done():
+		if errors.Is(context.Cause(ctx), errDrained) {
+			return drained, true, nil
+		}
+		return 0, true, ctx.Err()
+	default:
+		return 0, false, nil
 	}
 }
 
