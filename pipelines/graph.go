@@ -132,9 +132,12 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	parse := &transforms.ParseFn{Shards: cfg.Shards, From: unixOrZero(cfg.From), To: unixOrZero(cfg.To), Ack: ack}
 	keyed, dead := beam.ParDo2(s.Scope("Parse"), parse, records)
 	var tweets beam.PCollection
-	if ack {
+	switch {
+	case ack:
 		tweets = transforms.DedupAcknowledging(s, keyed, cfg.Horizon)
-	} else {
+	case opts.DedupInMemory:
+		tweets = transforms.DedupInMemory(s, keyed, cfg.Horizon)
+	default:
 		tweets = transforms.Dedup(s, keyed, cfg.Horizon)
 	}
 	// The sink's identity table: one stored version per tweet id across
@@ -194,6 +197,10 @@ type BuildOptions struct {
 	// bounded runs whose workers run in this process, which then finish
 	// the store (storeio.FlushOpen) when the pipeline is done.
 	BulkStore bool
+	// DedupInMemory keeps the dedup ids in the worker's memory only
+	// (transforms.DedupInMemory): for bounded runs whose runner and
+	// workers are this process.
+	DedupInMemory bool
 	// FreshSink says the sink holds no identity row (FreshSink): no
 	// earlier run stored a tweet, so deduplication needs no lookup of a
 	// new tweet's id in it.

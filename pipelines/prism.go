@@ -48,24 +48,36 @@ const LocalShards = 8
 
 // workerInProcess reports whether the SDK worker runs in this process.
 func workerInProcess() bool {
-	flagValue := func(name string) string {
-		if f := flag.Lookup(name); f != nil {
-			return strings.ToLower(f.Value.String())
-		}
-		return ""
+	if runnerInProcess() {
+		return true
 	}
-	env := flagValue("environment_type")
-	switch flagValue("runner") {
+	return beamFlag("environment_type") == "loopback"
+}
+
+// runnerInProcess reports whether the runner is prism started in this
+// process (no --endpoint) with its workers here too (LOOPBACK, the
+// default): the run's process is the job's only worker, and a failed
+// bundle fails the job (prism v2.77 retries none).
+func runnerInProcess() bool {
+	env := beamFlag("environment_type")
+	switch beamFlag("runner") {
 	case "direct", "directrunner":
 		return true
 	case "", "prism", "prismrunner":
 		// Without --endpoint, prism starts in this process and makes the
 		// workers LOOPBACK unless --environment_type says otherwise.
-		if flagValue("endpoint") == "" && env == "" {
-			return true
-		}
+		return beamFlag("endpoint") == "" && (env == "" || env == "loopback")
 	}
-	return env == "loopback"
+	return false
+}
+
+// beamFlag returns the value of Beam's flag name, lower case ("" if it
+// is not defined).
+func beamFlag(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return strings.ToLower(f.Value.String())
+	}
+	return ""
 }
 
 // withSafeStateExperiment adds prismNoSplit to the job's experiments.

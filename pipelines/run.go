@@ -52,7 +52,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	opts := BuildOptions{Base: base, BulkStore: cfg.Store != "" && !cfg.Streaming() && workerInProcess(), FreshSink: fresh}
+	opts := BuildOptions{
+		Base:          base,
+		BulkStore:     cfg.Store != "" && !cfg.Streaming() && workerInProcess(),
+		DedupInMemory: !cfg.Streaming() && runnerInProcess(),
+		FreshSink:     fresh,
+	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {
 		return Summary{}, err

@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	mrand "math/rand/v2"
 	"slices"
 	"strconv"
@@ -83,7 +85,7 @@ func ShardOfSecond(sec int64, n int) int { return ShardOf(uint64(sec), n) }
 // The result holds batches of distinct tweets, in the global window;
 // TweetFrequencyWith windows them for counting.
 func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
-	return dedup(s, keyed, horizon, false)
+	return dedup(s, keyed, horizon, false, false)
 }
 
 // DedupAcknowledging is Dedup for a run that acknowledges Kafka records
@@ -91,22 +93,33 @@ func Dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCo
 // its input batches carry, go on with its output (TweetBatch.Acks), which it
 // emits even when it holds no tweet.
 func DedupAcknowledging(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
-	return dedup(s, keyed, horizon, true)
+	return dedup(s, keyed, horizon, true, false)
 }
 
-func dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration, ack bool) beam.PCollection {
-	s = s.Scope("Dedup")
+// DedupInMemory is Dedup for a bounded run whose runner and workers are
+// this process (prism started by the run): the ids live in this process's
+// memory only, not in Beam state as well (DedupFn.InMemory).
+func DedupInMemory(s beam.Scope, keyed beam.PCollection, horizon time.Duration) beam.PCollection {
+	return dedup(s, keyed, horizon, false, true)
+}
+
+func dedup(s beam.Scope, keyed beam.PCollection, horizon time.Duration, ack, inMemory bool) beam.PCollection {
+	return beam.ParDo(s.Scope("Dedup"), newDedupFn(horizon, ack, inMemory), keyed)
+}
+
+func newDedupFn(horizon time.Duration, ack, inMemory bool) *DedupFn {
 	if horizon <= 0 {
 		horizon = DefaultHorizon
 	}
-	return beam.ParDo(s, &DedupFn{
+	return &DedupFn{
 		Seen:     state.MakeBagState[[]byte]("seen"),
 		Version:  state.MakeValueState[uint64]("version"),
 		Expire:   timers.InEventTime("expire"),
 		Horizon:  horizon,
 		Instance: newInstanceID(),
 		Ack:      ack,
-	}, keyed)
+		InMemory: inMemory,
+	}
 }
 
 // DedupFn lets through one version of each tweet id, chosen by the
@@ -156,7 +169,21 @@ type DedupFn struct {
 	// Ack passes on the acknowledgements of the batches and adds the
 	// units of the tweets dropped (see DedupAcknowledging).
 	Ack bool
+	// InMemory keeps the ids in this process's memory only: Seen is never
+	// written, and Version only tells whether the runner's state is still
+	// the state this process last wrote. When it is not (a bundle retried
+	// or moved, state lost), the bundle fails with ErrDedupStateLost
+	// rather than deduplicating against ids the runner rolled back. For
+	// bounded runs on a runner in this process (prism fails a job at its
+	// first failed bundle, and never moves a key to another worker), which
+	// are re-run whole: a bounded run's writes are idempotent. The bag
+	// would cost the runner 16 bytes an id, for the whole run.
+	InMemory bool
 }
+
+// ErrDedupStateLost is the error of a DedupFn.InMemory bundle whose key's
+// state is not the state this process last wrote.
+var ErrDedupStateLost = errors.New("the runner's dedup state is not what this process last wrote (a bundle retried or moved to another worker); this run keeps its tweet ids in memory only, so run it again: its writes are idempotent")
 
 // A seen entry of the bag is a sequence of day groups: the day (8 bytes,
 // big-endian), the number of records (4), and one 16-byte record per id:
@@ -200,7 +227,11 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
-		fresh[day] = s.append(fresh[day], id)
+		if f.InMemory {
+			fresh[day] = nil // the day changed: the version moves on
+		} else {
+			fresh[day] = s.append(fresh[day], id)
+		}
 		return d.keep(id, s, unseen)
 	}
 
@@ -292,6 +323,9 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 	ids := seenCache.get(f.Instance, key)
 	ids.mu.Lock()
 	switch {
+	case f.InMemory && (ids.version != version || !known && len(ids.days) > 0):
+		ids.mu.Unlock()
+		return nil, fmt.Errorf("dedup key %d: %w", key, ErrDedupStateLost)
 	case !known:
 		ids.reset(0)
 	case ids.version != version:
@@ -335,6 +369,9 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 // appendSeen adds the records of fresh (day -> records) to the bag as one
 // entry and moves the version on.
 func (f *DedupFn) appendSeen(sp state.Provider, ids *idSet, fresh map[int64][]byte) error {
+	if f.InMemory {
+		return f.bumpVersion(sp, ids)
+	}
 	if ids.entries < maxSeenEntries {
 		var e []byte
 		for day, recs := range fresh {
@@ -408,14 +445,18 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 	delete(ids.days, day)
 	if len(ids.days) == 0 {
 		seenCache.drop(f.Instance, key)
-		if err := f.Seen.Clear(sp); err != nil {
-			return err
+		if !f.InMemory {
+			if err := f.Seen.Clear(sp); err != nil {
+				return err
+			}
 		}
 		ids.reset(0)
 		return f.Version.Clear(sp)
 	}
-	if err := f.rewriteSeen(sp, ids); err != nil {
-		return err
+	if !f.InMemory {
+		if err := f.rewriteSeen(sp, ids); err != nil {
+			return err
+		}
 	}
 	return f.bumpVersion(sp, ids)
 }
