@@ -227,12 +227,15 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
-		if f.InMemory {
-			fresh[day] = nil // the day changed: the version moves on
-		} else {
+		if !f.InMemory {
 			fresh[day] = s.append(fresh[day], id)
+			return d.keep(id, s, unseen)
 		}
-		return d.keep(id, s, unseen)
+		fresh[day] = nil // the day changed: the version moves on
+		n := d.seen.len()
+		collided = d.keep(id, s, unseen)
+		inMemoryIDs.Add(int64(d.seen.len() - n))
+		return collided
 	}
 
 	var out TweetBatch
@@ -298,8 +301,18 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	if deleted > 0 {
 		countSkippedDeleted(ctx, deleted)
 	}
+	for day := range fresh {
+		if err := ids.days[day].err; err != nil {
+			return err
+		}
+	}
 	if len(fresh) > 0 {
 		if err := f.appendSeen(sp, ids, fresh); err != nil {
+			return err
+		}
+	}
+	if f.InMemory && inMemoryIDs.Load() > spillBudget {
+		if err := f.spillSome(ids); err != nil {
 			return err
 		}
 	}
@@ -439,8 +452,17 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 		return err
 	}
 	defer ids.mu.Unlock()
-	if n := ids.days[day].collisions(); n > 0 {
+	d := ids.days[day]
+	n, err := d.collisions()
+	if err != nil {
+		return err
+	}
+	if n > 0 {
 		collisionCount.Inc(ctx, n)
+	}
+	if d != nil && f.InMemory {
+		inMemoryIDs.Add(-int64(d.seen.len()))
+		d.spilled.close()
 	}
 	delete(ids.days, day)
 	if len(ids.days) == 0 {
@@ -470,6 +492,10 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 type dayIDs struct {
 	seen    idTable[seenTweet]
 	rowKeys idTable[struct{}]
+	// spilled holds the ids and row keys moved out of memory (spill):
+	// older than those of seen and rowKeys, which win.
+	spilled *spilledIDs
+	err     error // the first failure to read spilled
 }
 
 // get returns what d remembers of id (nil d: a day without ids).
@@ -477,7 +503,19 @@ func (d *dayIDs) get(id uint64) (seenTweet, bool) {
 	if d == nil {
 		return seenTweet{}, false
 	}
-	return d.seen.get(id)
+	if s, ok := d.seen.get(id); ok || d.spilled == nil {
+		return s, ok
+	}
+	s, ok, err := d.spilled.get(id)
+	d.fail(err)
+	return s, ok
+}
+
+// fail keeps err, if it is the first: the bundle fails with it (failed).
+func (d *dayIDs) fail(err error) {
+	if err != nil && d.err == nil {
+		d.err = err
+	}
 }
 
 // keep remembers s for id (unseen: d holds nothing for id) and reports
@@ -495,18 +533,43 @@ func (d *dayIDs) keep(id uint64, s seenTweet, unseen bool) (collided bool) {
 // addRowKey remembers the row key of a version let through (not a
 // delete), and reports whether it was new.
 func (d *dayIDs) addRowKey(s seenTweet) bool {
-	return s.deleted() || d.rowKeys.add(rowKeyOf(s), struct{}{})
+	if s.deleted() {
+		return true
+	}
+	k := rowKeyOf(s)
+	if d.rowKeys.has(k) {
+		return false
+	}
+	if d.spilled != nil {
+		had, err := d.spilled.hasRowKey(k)
+		d.fail(err)
+		if had {
+			return false
+		}
+	}
+	d.rowKeys.insert(k, struct{}{})
+	return true
 }
 
 // collisions returns how many tweets of the day have the row key of
 // another (the same second and hash): n - 1 for n tweets on one key.
-func (d *dayIDs) collisions() int64 {
+func (d *dayIDs) collisions() (int64, error) {
 	if d == nil {
-		return 0
+		return 0, nil
 	}
 	keys := make([]uint64, 0, d.seen.len())
 	for _, s := range d.seen.all {
 		if !s.deleted() {
+			keys = append(keys, rowKeyOf(s))
+		}
+	}
+	spilled, err := d.spilled.records()
+	if err != nil {
+		return 0, err
+	}
+	for ; len(spilled) >= seenRecordLen; spilled = spilled[seenRecordLen:] {
+		id, s := readSeen(spilled)
+		if !s.deleted() && !d.seen.has(id) { // a record in memory is newer
 			keys = append(keys, rowKeyOf(s))
 		}
 	}
@@ -517,7 +580,7 @@ func (d *dayIDs) collisions() int64 {
 			n++
 		}
 	}
-	return n
+	return n, nil
 }
 
 // seenTweet is what a key remembers of a tweet id: the hash of the row
@@ -641,6 +704,61 @@ func (c *idCache) get(instance string, key int64) *idSet {
 		c.keys[k] = s
 	}
 	return s
+}
+
+// sets returns the id sets of instance's keys.
+func (c *idCache) sets(instance string) []*idSet {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var sets []*idSet
+	for k, s := range c.keys {
+		if k.instance == instance {
+			sets = append(sets, s)
+		}
+	}
+	return sets
+}
+
+// spillSome spills the largest days (spill) until the process holds
+// spillBudget/2 ids in memory or no day is worth spilling: current's
+// first (the key of the bundle, locked), then those of the other keys
+// that are not in use (a key whose lock is held is passed over).
+func (f *DedupFn) spillSome(current *idSet) error {
+	target := spillBudget / 2
+	spillDays := func(s *idSet) error {
+		for inMemoryIDs.Load() > target {
+			var big *dayIDs
+			for _, d := range s.days {
+				if d.seen.len() >= minSpill && (big == nil || d.seen.len() > big.seen.len()) {
+					big = d
+				}
+			}
+			if big == nil {
+				return nil
+			}
+			if err := big.spill(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := spillDays(current); err != nil {
+		return err
+	}
+	for _, s := range seenCache.sets(f.Instance) {
+		if inMemoryIDs.Load() <= target {
+			break
+		}
+		if s == current || !s.mu.TryLock() {
+			continue
+		}
+		err := spillDays(s)
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *idCache) drop(instance string, key int64) {
