@@ -29,16 +29,22 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 		sortRun    int
 		blockBytes int
 		writes     int
+		fanIn      int // runFanIn: 0, none merged before the end
 	}{
-		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500},
-		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000},
-		{"runs of many blocks", 4 << 10, 7, 100, 3000},
-		{"many small runs", 256, 3, 64 << 10, 2000},
+		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0},
+		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000, 0},
+		{"runs of many blocks", 4 << 10, 7, 100, 3000, 0},
+		{"many small runs", 256, 3, 64 << 10, 2000, 0},
+		{"runs merged while loading", 256, 3, 64 << 10, 3000, 3},
+		{"runs of many blocks merged", 1 << 10, 7, 100, 3000, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			oldChunk, oldRun, oldBlock := sortedChunkBytes, sortRun, runBlockBytes
-			sortedChunkBytes, sortRun, runBlockBytes = tc.chunkBytes, tc.sortRun, tc.blockBytes
-			t.Cleanup(func() { sortedChunkBytes, sortRun, runBlockBytes = oldChunk, oldRun, oldBlock })
+			oldChunk, oldRun, oldBlock, oldFanIn := sortedChunkBytes, sortRun, runBlockBytes, runFanIn
+			sortedChunkBytes, sortRun, runBlockBytes, runFanIn = tc.chunkBytes, tc.sortRun, tc.blockBytes, 1<<30
+			if tc.fanIn > 0 {
+				runFanIn = tc.fanIn
+			}
+			t.Cleanup(func() { sortedChunkBytes, sortRun, runBlockBytes, runFanIn = oldChunk, oldRun, oldBlock, oldFanIn })
 
 			dir := filepath.Join(t.TempDir(), "store")
 			type tk struct {
@@ -165,6 +171,25 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 				}
 			}
 			check("before the end of the load")
+			if tc.fanIn > 0 {
+				s.sorted.spills.Wait() // the merges under way
+				levels, top := map[int]int{}, 0
+				for _, r := range s.sorted.runs {
+					if !r.gone {
+						levels[r.level]++
+						top = max(top, r.level)
+					}
+				}
+				if top < 2 {
+					t.Fatalf("runs by level %v: no run merged twice while loading", levels)
+				}
+				for level, n := range levels {
+					if n > 2*runFanIn {
+						t.Errorf("%d runs of level %d left; want at most %d", n, level, 2*runFanIn)
+					}
+				}
+				check("after the merges")
+			}
 			if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
 				t.Fatalf("FlushOpen: %v, %v", ok, err)
 			}
