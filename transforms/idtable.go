@@ -59,16 +59,6 @@ func (t *idTable[V]) set(k uint64, v V) {
 	t.insert(k, v)
 }
 
-// add adds k with value v if k is not in the table, and reports whether
-// it added it.
-func (t *idTable[V]) add(k uint64, v V) bool {
-	if t.has(k) {
-		return false
-	}
-	t.insert(k, v)
-	return true
-}
-
 // insert adds k with value v, or makes v its value if it is one of the
 // recent entries; k must not be among the sorted entries.
 func (t *idTable[V]) insert(k uint64, v V) {
