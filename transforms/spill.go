@@ -1,6 +1,7 @@
 package transforms
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -61,13 +62,11 @@ func (s *spilledIDs) get(id uint64) (seenTweet, bool, error) {
 	if err != nil {
 		return seenTweet{}, false, err
 	}
-	i, ok := slices.BinarySearchFunc(blk, id, func(r []byte, id uint64) int {
-		return cmpUint64(binary.BigEndian.Uint64(r), id)
-	})
+	i, ok := findEntry(blk, seenRecordLen, id)
 	if !ok {
 		return seenTweet{}, false, nil
 	}
-	_, rec := readSeen(blk[i])
+	_, rec := readSeen(blk[i*seenRecordLen:])
 	return rec, true, nil
 }
 
@@ -80,15 +79,13 @@ func (s *spilledIDs) hasRowKey(k uint64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, ok := slices.BinarySearchFunc(blk, k, func(r []byte, k uint64) int {
-		return cmpUint64(binary.BigEndian.Uint64(r), k)
-	})
+	_, ok := findEntry(blk, 8, k)
 	return ok, nil
 }
 
 // block reads the block of the section at base (n entries of size bytes,
-// whose blocks begin with index) that may hold k, as its entries.
-func (s *spilledIDs) block(index []uint64, k uint64, base int64, n, size int) ([][]byte, error) {
+// whose blocks begin with index) that may hold k.
+func (s *spilledIDs) block(index []uint64, k uint64, base int64, n, size int) ([]byte, error) {
 	b := sort.Search(len(index), func(i int) bool { return index[i] > k }) // the first block beginning after k
 	if b == 0 {
 		return nil, nil
@@ -99,11 +96,16 @@ func (s *spilledIDs) block(index []uint64, k uint64, base int64, n, size int) ([
 	if _, err := s.f.ReadAt(s.buf, base+int64(b*spillBlock*size)); err != nil {
 		return nil, fmt.Errorf("dedup: reading spilled ids: %w", err)
 	}
-	entries := make([][]byte, count)
-	for i := range entries {
-		entries[i] = s.buf[i*size : (i+1)*size]
-	}
-	return entries, nil
+	return s.buf, nil
+}
+
+// findEntry returns the position of key k among the entries of blk
+// (size bytes each, beginning with their key, big endian, in order), or
+// where it would be, and whether it is there.
+func findEntry(blk []byte, size int, k uint64) (int, bool) {
+	n := len(blk) / size
+	i := sort.Search(n, func(i int) bool { return binary.BigEndian.Uint64(blk[i*size:]) >= k })
+	return i, i < n && binary.BigEndian.Uint64(blk[i*size:]) == k
 }
 
 // records returns every spilled record, by id.
@@ -161,7 +163,7 @@ func (d *dayIDs) spill() error {
 	for id, s := range d.seen.all {
 		mem = append(mem, rec{id, s})
 	}
-	slices.SortFunc(mem, func(a, b rec) int { return cmpUint64(a.id, b.id) })
+	slices.SortFunc(mem, func(a, b rec) int { return cmp.Compare(a.id, b.id) })
 	recs := make([]byte, 0, len(old)+len(mem)*seenRecordLen)
 	for len(old) > 0 || len(mem) > 0 {
 		switch {
@@ -214,16 +216,6 @@ func (d *dayIDs) spill() error {
 	inMemoryIDs.Add(-int64(d.seen.len()))
 	d.seen, d.rowKeys = idTable[seenTweet]{}, idTable[struct{}]{}
 	return nil
-}
-
-func cmpUint64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // bloom is a Bloom filter of uint64 keys: 10 bits and 7 probes a key,

@@ -318,8 +318,8 @@ func (l *sortedLoad) maybeMerge() {
 	}
 }
 
-// finishReadBuffer is the read buffer of each run in the end's merge.
-const finishReadBuffer = 64 << 10
+// mergeReadBuffer is the read buffer of each run a merge reads (the end's, mergeRuns).
+const mergeReadBuffer = 64 << 10
 
 // mergeRuns merges the runs of group (indexes of l.runs, in order) into
 // one run of level+1, which takes the place of the last of them (the
@@ -338,7 +338,7 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		var srcs []ranked
 		defer func() { closeSources(srcs) }()
 		for i := range runs {
-			fs, err := openFileSource(&runs[i], nil, nil, 64<<10)
+			fs, err := openFileSource(&runs[i], nil, nil, mergeReadBuffer)
 			if err != nil {
 				return err
 			}
@@ -976,7 +976,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 				if l.runs[r].gone {
 					continue
 				}
-				fs, err := openFileSource(&l.runs[r], lo, hi, finishReadBuffer)
+				fs, err := openFileSource(&l.runs[r], lo, hi, mergeReadBuffer)
 				if err != nil {
 					return err
 				}
