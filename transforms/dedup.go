@@ -511,7 +511,8 @@ func (d *dayIDs) get(id uint64) (seenTweet, bool) {
 	return s, ok
 }
 
-// fail keeps err, if it is the first: the bundle fails with it (failed).
+// fail keeps err, if it is the first: ProcessElement fails the bundle
+// with it (d.err) once the batch is through.
 func (d *dayIDs) fail(err error) {
 	if err != nil && d.err == nil {
 		d.err = err
