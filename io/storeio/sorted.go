@@ -411,9 +411,14 @@ func newEntry(k []byte, off, klen, vlen int, del bool) entry {
 }
 
 func prefix8(k []byte) uint64 {
-	var b [8]byte
-	copy(b[:], k)
-	return binary.BigEndian.Uint64(b[:])
+	if len(k) >= 8 {
+		return binary.BigEndian.Uint64(k)
+	}
+	var p uint64
+	for i, c := range k {
+		p |= uint64(c) << (56 - 8*i)
+	}
+	return p
 }
 
 // sortRun is how many entries are sorted at once: a run of a chunk whose
@@ -796,36 +801,57 @@ func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
 // to the root: log2(sources) comparisons, half of a heap's.
 type loserTree struct {
 	srcs []ranked
-	keys [][]byte // each source's key, read once per move
-	done []bool   // the source has ended: it loses every match
-	node []int    // node[i], i >= 1: the loser of match i; node[0]: the winner
+	cur  []head // each source's key, read once per move
+	node []int  // node[i], i >= 1: the loser of match i; node[0]: the winner
+}
+
+// head is a source's current key and its first 8 bytes as a number
+// (prefix8), which decide most matches without comparing the bytes.
+type head struct {
+	pre  uint64
+	key  []byte
+	rank int
+	done bool // the source has ended: it loses every match
 }
 
 // beats reports whether source a comes before source b.
 func (t *loserTree) beats(a, b int) bool {
+	x, y := &t.cur[a], &t.cur[b]
 	switch {
-	case t.done[b]:
+	case y.done:
 		return true
-	case t.done[a]:
+	case x.done:
 		return false
+	case x.pre != y.pre:
+		return x.pre < y.pre
 	}
-	if r := bytes.Compare(t.keys[a], t.keys[b]); r != 0 {
+	if r := bytes.Compare(x.key, y.key); r != 0 {
 		return r < 0
 	}
-	return t.srcs[a].rank > t.srcs[b].rank
+	return x.rank > y.rank
+}
+
+// move moves source i to its next key.
+func (t *loserTree) move(i int) error {
+	ok, err := t.srcs[i].next()
+	if err != nil {
+		return err
+	}
+	h := &t.cur[i]
+	if h.done = !ok; ok {
+		h.key = t.srcs[i].key()
+		h.pre = prefix8(h.key)
+	}
+	return nil
 }
 
 // newLoserTree builds the tree over srcs, each moved to its first key.
 func newLoserTree(srcs []ranked) (*loserTree, error) {
-	t := &loserTree{srcs: srcs, keys: make([][]byte, len(srcs)), done: make([]bool, len(srcs)), node: make([]int, len(srcs))}
-	for i, s := range srcs {
-		ok, err := s.next()
-		if err != nil {
+	t := &loserTree{srcs: srcs, cur: make([]head, len(srcs)), node: make([]int, len(srcs))}
+	for i := range srcs {
+		t.cur[i].rank = srcs[i].rank
+		if err := t.move(i); err != nil {
 			return nil, err
-		}
-		t.done[i] = !ok
-		if ok {
-			t.keys[i] = s.key()
 		}
 	}
 	if len(srcs) > 0 {
@@ -851,19 +877,14 @@ func (t *loserTree) build(i int) int {
 }
 
 // ok reports whether a source has a key left; top returns it.
-func (t *loserTree) ok() bool     { return len(t.srcs) > 0 && !t.done[t.node[0]] }
+func (t *loserTree) ok() bool     { return len(t.srcs) > 0 && !t.cur[t.node[0]].done }
 func (t *loserTree) top() *ranked { return &t.srcs[t.node[0]] }
 
 // advance moves the winner to its next key and replays its matches.
 func (t *loserTree) advance() error {
 	w := t.node[0]
-	ok, err := t.srcs[w].next()
-	if err != nil {
+	if err := t.move(w); err != nil {
 		return err
-	}
-	t.done[w] = !ok
-	if ok {
-		t.keys[w] = t.srcs[w].key()
 	}
 	for i := (w + len(t.srcs)) / 2; i >= 1; i /= 2 {
 		if t.beats(t.node[i], w) {
