@@ -13,6 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
@@ -85,6 +86,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return err
 		}
 		return nil
+	}
+	if opts.DedupInMemory {
+		// The runner and every worker are in this process: tweet batches
+		// cross the shuffle as handles to themselves.
+		transforms.ShareBatchesInProcess(true)
+		defer transforms.ShareBatchesInProcess(false)
 	}
 	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)

@@ -1,6 +1,8 @@
 package transforms
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -55,6 +57,46 @@ func normalize(b TweetBatch) TweetBatch {
 		}
 	}
 	return b
+}
+
+// TestTweetBatchHeldInProcess: with ShareBatchesInProcess on, a batch
+// crosses as a handle that decodes to the batch itself, once; off, as its
+// encoding. Both decode either way.
+func TestTweetBatchHeldInProcess(t *testing.T) {
+	defer ShareBatchesInProcess(false)
+	in := TweetBatch{Tweets: []schemas.Tweet{{ID: 1, CreatedAt: 1_700_000_000, Lang: "en", Text: "hi", JSON: []byte(`{"id_str":"1"}`)}}, Deletes: []uint64{7}}
+
+	ShareBatchesInProcess(true)
+	held := encodeTweetBatch(in)
+	ShareBatchesInProcess(false)
+	full := encodeTweetBatch(in)
+	if held[0] != batchHeld || len(held) > 1+binary.MaxVarintLen64 {
+		t.Fatalf("shared: encoded as %d bytes, kind %d; want a handle (kind %d)", len(held), held[0], batchHeld)
+	}
+	if full[0] != batchS2 {
+		t.Fatalf("not shared: encoding kind %d, want %d", full[0], batchS2)
+	}
+	for _, enc := range [][]byte{held, full} {
+		out, err := decodeTweetBatch(enc)
+		if err != nil {
+			t.Fatalf("kind %d: %v", enc[0], err)
+		}
+		if !reflect.DeepEqual(out, in) {
+			t.Errorf("kind %d: round trip\n got %+v\nwant %+v", enc[0], out, in)
+		}
+	}
+	// The batch itself, not a copy; and once only: a second decode (or
+	// one in another process) fails instead of reading nothing.
+	if _, err := decodeTweetBatch(held); !errors.Is(err, errBatchNotHeld) {
+		t.Errorf("decoding a handle twice: %v, want errBatchNotHeld", err)
+	}
+	unknown := binary.AppendUvarint([]byte{batchHeld}, lastHandle.Load()+1000)
+	if _, err := decodeTweetBatch(unknown); !errors.Is(err, errBatchNotHeld) {
+		t.Errorf("decoding a handle never given: %v, want errBatchNotHeld", err)
+	}
+	if _, err := decodeTweetBatch(append(held[:len(held):len(held)], 0)); err == nil {
+		t.Error("a handle with a byte after it decoded")
+	}
 }
 
 func TestTweetBatchDecodeRejectsTruncation(t *testing.T) {
