@@ -90,8 +90,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if opts.DedupInMemory {
 		// The runner and every worker are in this process: tweet batches
 		// cross the shuffle as handles to themselves.
-		transforms.ShareBatchesInProcess(true)
-		defer transforms.ShareBatchesInProcess(false)
+		defer transforms.ShareBatchesInProcess()()
 	}
 	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)

@@ -98,27 +98,33 @@ const (
 // batch several times over to hand it back to the same process: on 100K
 // bench tweets, S2 alone was 0.5 s of 5.9 s of CPU.
 var (
-	shareBatches atomic.Bool
-	heldBatches  sync.Map // handle (uint64) -> TweetBatch
-	lastHandle   atomic.Uint64
+	sharing     atomic.Int32 // runs under way that share batches (ShareBatchesInProcess)
+	heldBatches sync.Map     // handle (uint64) -> TweetBatch
+	lastHandle  atomic.Uint64
 )
 
 // ShareBatchesInProcess makes TweetBatch's coder, in this process, hold
 // the batches it encodes in memory and encode only a handle, which only
-// this process can decode, once. It is for runs whose workers are all in
-// this process (the coder encodes where the batch is emitted and decodes
-// where it is consumed): pipelines.Run turns it on for bounded runs on
-// prism in process. A worker elsewhere never has it on (it is off by
-// default), so it encodes batches in full. Batches emitted while it is off
-// are encoded in full; the decoder reads both.
-func ShareBatchesInProcess(on bool) { shareBatches.Store(on) }
+// this process can decode, once, until stop is called (by every caller,
+// when runs overlap). It is for runs whose workers are all in this
+// process (the coder encodes where a batch is emitted and decodes where it
+// is consumed): pipelines.Run calls it for bounded runs on prism in
+// process. A worker in another process never shares (it is off by
+// default) and encodes batches in full; the decoder reads both. The
+// batches of a run that fails before they are consumed stay held until
+// the process exits.
+func ShareBatchesInProcess() (stop func()) {
+	sharing.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { sharing.Add(-1) }) }
+}
 
 // errBatchNotHeld is the failure of decoding a handle whose batch this
 // process does not hold: decoded twice, or in another process.
 var errBatchNotHeld = errors.New("transforms: tweet batch not held in this process (it was sent by handle, ShareBatchesInProcess, and was decoded already or sent to another process)")
 
 func encodeTweetBatch(b TweetBatch) []byte {
-	if shareBatches.Load() {
+	if sharing.Load() > 0 {
 		h := lastHandle.Add(1)
 		heldBatches.Store(h, b)
 		return binary.AppendUvarint([]byte{batchHeld}, h)

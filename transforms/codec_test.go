@@ -59,17 +59,26 @@ func normalize(b TweetBatch) TweetBatch {
 	return b
 }
 
-// TestTweetBatchHeldInProcess: with ShareBatchesInProcess on, a batch
-// crosses as a handle that decodes to the batch itself, once; off, as its
-// encoding. Both decode either way.
+// TestTweetBatchHeldInProcess: while a run shares batches
+// (ShareBatchesInProcess), a batch crosses as a handle that decodes to the
+// batch itself, once; otherwise, as its encoding. Both decode either way.
 func TestTweetBatchHeldInProcess(t *testing.T) {
-	defer ShareBatchesInProcess(false)
 	in := TweetBatch{Tweets: []schemas.Tweet{{ID: 1, CreatedAt: 1_700_000_000, Lang: "en", Text: "hi", JSON: []byte(`{"id_str":"1"}`)}}, Deletes: []uint64{7}}
 
-	ShareBatchesInProcess(true)
+	stop := ShareBatchesInProcess()
+	stop2 := ShareBatchesInProcess() // two runs at once
 	held := encodeTweetBatch(in)
-	ShareBatchesInProcess(false)
+	stop()
+	stop() // again: no effect
+	held2 := encodeTweetBatch(in)
+	stop2()
 	full := encodeTweetBatch(in)
+	if held2[0] != batchHeld {
+		t.Fatalf("one of two runs stopped sharing: encoding kind %d, want %d (the other still shares)", held2[0], batchHeld)
+	}
+	if _, err := decodeTweetBatch(held2); err != nil {
+		t.Fatal(err)
+	}
 	if held[0] != batchHeld || len(held) > 1+binary.MaxVarintLen64 {
 		t.Fatalf("shared: encoded as %d bytes, kind %d; want a handle (kind %d)", len(held), held[0], batchHeld)
 	}
