@@ -52,8 +52,12 @@ func checkJobServer(ctx context.Context, runner, endpoint string, wait time.Dura
 		if endpoint == "" {
 			return nil // prism starts in this process
 		}
+	case runner == "direct" || runner == "DirectRunner":
+		// Beam's legacy direct runner has no state and no timers: the
+		// first stateful DoFn (deduplication) panics on a nil state.
+		return fmt.Errorf("--runner=%s (Beam's legacy direct runner) has no state or timers, which deduplication and counting need: leave --runner out to run on prism in this process", runner)
 	case knownRunners[runner]:
-		return nil // Dataflow, direct, dot: no job server at --endpoint
+		return nil // Dataflow, dot: no job server at --endpoint
 	default:
 		return fmt.Errorf("unknown --runner=%s: want prism (the default, in process), universal (a job server at --endpoint), flink, spark or dataflow (names are case-sensitive)", runner)
 	}

@@ -30,6 +30,8 @@ func TestCheckJobServer(t *testing.T) {
 		{"", "", ""},
 		{"prism", "", ""},
 		{"dataflow", "", ""},
+		{"direct", "", "--runner=direct (Beam's legacy direct runner) has no state or timers"},
+		{"DirectRunner", "", "--runner=DirectRunner (Beam's legacy direct runner) has no state or timers"},
 		{"universal", up, ""},
 		{"prism", up, ""},
 		{"flink", up, ""},

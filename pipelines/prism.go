@@ -61,8 +61,6 @@ func workerInProcess() bool {
 func runnerInProcess() bool {
 	env := beamFlag("environment_type")
 	switch beamFlag("runner") {
-	case "direct", "directrunner":
-		return true
 	case "", "prism", "prismrunner":
 		// Without --endpoint, prism starts in this process and makes the
 		// workers LOOPBACK unless --environment_type says otherwise.

@@ -31,10 +31,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
-	if err := checkSinkForWorkers(cfg); err != nil {
+	if err := CheckRunner(ctx); err != nil {
 		return Summary{}, err
 	}
-	if err := CheckRunner(ctx); err != nil {
+	if err := checkSinkForWorkers(cfg); err != nil {
 		return Summary{}, err
 	}
 	tuneForRunner()

@@ -128,6 +128,29 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestRunnerErrorsFirst: a runner the run cannot use is refused in one
+// line, before anything is printed or created.
+func TestRunnerErrorsFirst(t *testing.T) {
+	t.Parallel()
+	store := filepath.Join(t.TempDir(), "store")
+	input, err := filepath.Abs("../../../testdata/sample/tweets.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ runner, want string }{
+		{"direct", "tweetindex index: --runner=direct (Beam's legacy direct runner) has no state or timers"},
+		{"flink", "tweetindex index: --runner=flink needs --endpoint=HOST:PORT"},
+	} {
+		code, out, errOut := runCLI(t, "index", "--input", input, "--store", store, "--runner="+tc.runner)
+		if code != 1 || out != "" || strings.TrimSpace(errOut) == "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("--runner=%s: exit %d, stdout %q, stderr %q; want exit 1 and the one line %q...", tc.runner, code, out, errOut, tc.want)
+		}
+		if _, err := os.Stat(store); !os.IsNotExist(err) {
+			t.Errorf("--runner=%s: the store was created (%v)", tc.runner, err)
+		}
+	}
+}
+
 // TestFlagsAfterTheQuestion: flags may come before or after the question
 // (and before or after a subcommand's verb), with the same answer.
 func TestFlagsAfterTheQuestion(t *testing.T) {

@@ -143,6 +143,11 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 
 	ctx, stop := stopOnSignal(cfg, f.log)
 	defer stop()
+	// The runner flags before anything is started or printed (Run checks
+	// them again, for callers of the library).
+	if err := pipelines.CheckRunner(ctx); err != nil {
+		return err
+	}
 	if f.cpuprofile != "" {
 		stop, err := startCPUProfile(f.cpuprofile)
 		if err != nil {
