@@ -800,9 +800,10 @@ func (s *chunkSource) deleted() bool { return s.ents[s.i].del }
 // then by rank (later writes first). Advancing the winner replays its path
 // to the root: log2(sources) comparisons, half of a heap's.
 type loserTree struct {
-	srcs []ranked
-	cur  []head // each source's key, read once per move
-	node []int  // node[i], i >= 1: the loser of match i; node[0]: the winner
+	srcs   []ranked
+	chunks []*chunkSource // srcs[i] as a chunkSource, nil if it is not one
+	cur    []head         // each source's key, read once per move
+	node   []int          // node[i], i >= 1: the loser of match i; node[0]: the winner
 }
 
 // head is a source's current key and its first 8 bytes as a number
@@ -840,15 +841,22 @@ func (t *loserTree) move(i int) error {
 	h := &t.cur[i]
 	if h.done = !ok; ok {
 		h.key = t.srcs[i].key()
-		h.pre = prefix8(h.key)
+		if c := t.chunks[i]; c != nil {
+			// The entry's copy: the key's bytes lie anywhere in the
+			// chunk's arena, a cache miss each.
+			h.pre = c.ents[c.i].prefix
+		} else {
+			h.pre = prefix8(h.key)
+		}
 	}
 	return nil
 }
 
 // newLoserTree builds the tree over srcs, each moved to its first key.
 func newLoserTree(srcs []ranked) (*loserTree, error) {
-	t := &loserTree{srcs: srcs, cur: make([]head, len(srcs)), node: make([]int, len(srcs))}
+	t := &loserTree{srcs: srcs, chunks: make([]*chunkSource, len(srcs)), cur: make([]head, len(srcs)), node: make([]int, len(srcs))}
 	for i := range srcs {
+		t.chunks[i], _ = srcs[i].source.(*chunkSource)
 		t.cur[i].rank = srcs[i].rank
 		if err := t.move(i); err != nil {
 			return nil, err
