@@ -97,26 +97,50 @@ const (
 // where crossing the shuffle means encoding, compressing and copying a
 // batch several times over to hand it back to the same process: on 100K
 // bench tweets, S2 alone was 0.5 s of 5.9 s of CPU.
+//
+// Only the batches ParseFn emits have a handle (shareBatch), and encoding
+// one again holds it under the same handle: Beam's SDK also encodes some
+// elements of every PCollection to sample their size (exec.PCollection,
+// the first 3 of each bundle and more at random), encodings that nobody
+// decodes. Had each encoding held the batch under a new handle, those
+// samples (here: Parse's output before the shuffle, and the batches of
+// deduplication and identity, which never cross it) would stay held for
+// the life of the process: 62-80 batches a run on the benches.
 var (
 	sharing     atomic.Int32 // runs under way that share batches (ShareBatchesInProcess)
 	heldBatches sync.Map     // handle (uint64) -> TweetBatch
 	lastHandle  atomic.Uint64
 )
 
-// ShareBatchesInProcess makes TweetBatch's coder, in this process, hold
-// the batches it encodes in memory and encode only a handle, which only
-// this process can decode, once, until stop is called (by every caller,
-// when runs overlap). It is for runs whose workers are all in this
-// process (the coder encodes where a batch is emitted and decodes where it
-// is consumed): pipelines.Run calls it for bounded runs on prism in
-// process. A worker in another process never shares (it is off by
-// default) and encodes batches in full; the decoder reads both. The
-// batches of a run that fails before they are consumed stay held until
-// the process exits.
+// ShareBatchesInProcess makes ParseFn's batches, in this process, cross
+// the shuffle by reference, until stop is called (by every caller, when
+// runs overlap): TweetBatch's coder holds them in memory and encodes only
+// a handle, which only this process can decode, once. It is for runs
+// whose workers are all in this process (the coder encodes where a batch
+// is emitted and decodes where it is consumed): pipelines.Run calls it for
+// bounded runs on prism in process. A worker in another process never
+// shares (it is off by default) and encodes batches in full; the decoder
+// reads both. The batches of a run that fails before they are consumed
+// stay held until the process exits.
 func ShareBatchesInProcess() (stop func()) {
 	sharing.Add(1)
 	var once sync.Once
 	return func() { once.Do(func() { sharing.Add(-1) }) }
+}
+
+// shareBatch gives b a handle if a run in this process shares batches.
+func shareBatch(b *TweetBatch) {
+	if sharing.Load() > 0 {
+		b.handle = lastHandle.Add(1)
+	}
+}
+
+// SharedBatches reports how many batches this process has sent by handle
+// so far and how many of them are held still (sent, not yet decoded): none
+// once every run that shared has ended, unless a run failed.
+func SharedBatches() (sent uint64, held int) {
+	heldBatches.Range(func(any, any) bool { held++; return true })
+	return lastHandle.Load(), held
 }
 
 // errBatchNotHeld is the failure of decoding a handle whose batch this
@@ -124,10 +148,9 @@ func ShareBatchesInProcess() (stop func()) {
 var errBatchNotHeld = errors.New("transforms: tweet batch not held in this process (it was sent by handle, ShareBatchesInProcess, and was decoded already or sent to another process)")
 
 func encodeTweetBatch(b TweetBatch) []byte {
-	if sharing.Load() > 0 {
-		h := lastHandle.Add(1)
-		heldBatches.Store(h, b)
-		return binary.AppendUvarint([]byte{batchHeld}, h)
+	if b.handle != 0 {
+		heldBatches.Store(b.handle, b)
+		return binary.AppendUvarint([]byte{batchHeld}, b.handle)
 	}
 	size := 8 + 8*len(b.Deletes)
 	for _, ts := range [][]schemas.Tweet{b.Tweets, b.Replacements, b.Retracted, b.Kept} {
@@ -216,11 +239,13 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 		if n <= 0 || n != len(p)-1 {
 			return TweetBatch{}, schemas.ErrTruncatedElement
 		}
-		b, ok := heldBatches.LoadAndDelete(h)
+		v, ok := heldBatches.LoadAndDelete(h)
 		if !ok {
 			return TweetBatch{}, fmt.Errorf("%w: handle %d", errBatchNotHeld, h)
 		}
-		return b.(TweetBatch), nil
+		b := v.(TweetBatch)
+		b.handle = 0 // what the consumer makes of it is its own
+		return b, nil
 	case batchS2:
 		raw, err := s2.Decode(nil, p[1:])
 		if err != nil {

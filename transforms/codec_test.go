@@ -60,44 +60,51 @@ func normalize(b TweetBatch) TweetBatch {
 }
 
 // TestTweetBatchHeldInProcess: while a run shares batches
-// (ShareBatchesInProcess), a batch crosses as a handle that decodes to the
-// batch itself, once; otherwise, as its encoding. Both decode either way.
+// (ShareBatchesInProcess), a batch that ParseFn gave a handle (shareBatch)
+// crosses as the handle, however often it is encoded (the SDK also
+// encodes elements to sample their size), and decodes to the batch
+// itself, once. Other batches, and all once no run shares, cross as their
+// encoding. Both decode either way.
 func TestTweetBatchHeldInProcess(t *testing.T) {
 	in := TweetBatch{Tweets: []schemas.Tweet{{ID: 1, CreatedAt: 1_700_000_000, Lang: "en", Text: "hi", JSON: []byte(`{"id_str":"1"}`)}}, Deletes: []uint64{7}}
+	_, held0 := SharedBatches()
 
 	stop := ShareBatchesInProcess()
 	stop2 := ShareBatchesInProcess() // two runs at once
-	held := encodeTweetBatch(in)
+	a, b := in, in
+	shareBatch(&a)
 	stop()
-	stop() // again: no effect
-	held2 := encodeTweetBatch(in)
+	stop()         // again: no effect
+	shareBatch(&b) // the other run still shares
 	stop2()
-	full := encodeTweetBatch(in)
-	if held2[0] != batchHeld {
-		t.Fatalf("one of two runs stopped sharing: encoding kind %d, want %d (the other still shares)", held2[0], batchHeld)
+	c := in
+	shareBatch(&c) // no run shares
+	if a.handle == 0 || b.handle == 0 || a.handle == b.handle || c.handle != 0 {
+		t.Fatalf("handles %d, %d while sharing and %d after; want two different ones, then 0", a.handle, b.handle, c.handle)
 	}
-	if _, err := decodeTweetBatch(held2); err != nil {
-		t.Fatal(err)
+	sample, held, full, local := encodeTweetBatch(a), encodeTweetBatch(a), encodeTweetBatch(c), encodeTweetBatch(in)
+	if string(sample) != string(held) || held[0] != batchHeld || len(held) > 1+binary.MaxVarintLen64 {
+		t.Fatalf("a shared batch encoded twice: %x and %x; want one handle (kind %d)", sample, held, batchHeld)
 	}
-	if held[0] != batchHeld || len(held) > 1+binary.MaxVarintLen64 {
-		t.Fatalf("shared: encoded as %d bytes, kind %d; want a handle (kind %d)", len(held), held[0], batchHeld)
+	if full[0] != batchS2 || local[0] != batchS2 {
+		t.Fatalf("batches without a handle: encoding kinds %d and %d, want %d", full[0], local[0], batchS2)
 	}
-	if full[0] != batchS2 {
-		t.Fatalf("not shared: encoding kind %d, want %d", full[0], batchS2)
-	}
-	for _, enc := range [][]byte{held, full} {
+	for _, enc := range [][]byte{held, full, local} {
 		out, err := decodeTweetBatch(enc)
 		if err != nil {
 			t.Fatalf("kind %d: %v", enc[0], err)
 		}
-		if !reflect.DeepEqual(out, in) {
+		if !reflect.DeepEqual(out, in) { // the handle taken off
 			t.Errorf("kind %d: round trip\n got %+v\nwant %+v", enc[0], out, in)
 		}
 	}
-	// The batch itself, not a copy; and once only: a second decode (or
-	// one in another process) fails instead of reading nothing.
+	// Once only: a second decode (or one in another process) fails
+	// instead of reading nothing; and nothing is left held.
 	if _, err := decodeTweetBatch(held); !errors.Is(err, errBatchNotHeld) {
 		t.Errorf("decoding a handle twice: %v, want errBatchNotHeld", err)
+	}
+	if _, held := SharedBatches(); held != held0 {
+		t.Errorf("%d batches held after decoding, want %d", held, held0)
 	}
 	unknown := binary.AppendUvarint([]byte{batchHeld}, lastHandle.Load()+1000)
 	if _, err := decodeTweetBatch(unknown); !errors.Is(err, errBatchNotHeld) {

@@ -58,6 +58,11 @@ type TweetBatch struct {
 	// units of the tweets a stage dropped (duplicates, deleted tweets) and
 	// of deletes. Set only when the run acknowledges records (ParseFn.Ack).
 	Acks []schemas.Ack
+
+	// handle, when not 0, is the batch's handle for crossing the shuffle
+	// by reference (ShareBatchesInProcess): ParseFn gives one to each
+	// batch it emits while a run shares, and the decoder takes it off.
+	handle uint64
 }
 
 // stored calls fn for each tweet of the batch to store: Tweets, then
@@ -204,6 +209,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		b := f.groups[k]
 		delete(f.groups, k)
 		flow.AddBacklog(len(b.Tweets))
+		shareBatch(b)
 		emitTweets(mtime.FromMilliseconds(dedupBucketOf(k)*DedupBucket.Milliseconds()), k, *b)
 	}
 }
