@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 // expectedSample is testdata/expected/sample.json: counts the generator
@@ -49,6 +51,23 @@ func indexSample(t *testing.T) (string, Summary) {
 	store := filepath.Join(t.TempDir(), "store")
 	sum := runPipeline(t, Config{Input: filepath.Join(repoRoot(t), "testdata", "sample", "*"), Store: store})
 	return store, sum
+}
+
+// TestSampleBatchesByReference: a bounded run on prism in this process
+// sends its tweet batches to deduplication by handle
+// (transforms.ShareBatchesInProcess), and every one is taken back, once:
+// none is held after the run. Not parallel, so that no other run shares
+// batches meanwhile.
+func TestSampleBatchesByReference(t *testing.T) {
+	sent0, _ := transforms.SharedBatches()
+	_, sum := indexSample(t)
+	sent, held := transforms.SharedBatches()
+	if sent == sent0 {
+		t.Errorf("the run sent no batch by handle (indexed %d tweets; sent %d before, %d after)", sum.Indexed, sent0, sent)
+	}
+	if held != 0 {
+		t.Errorf("%d of the %d batches sent by handle are still held after the run", held, sent-sent0)
+	}
 }
 
 // rows decodes a table dump into one map per row.

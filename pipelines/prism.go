@@ -5,6 +5,7 @@ import (
 	"flag"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 
@@ -64,9 +65,27 @@ func runnerInProcess() bool {
 	case "", "prism", "prismrunner":
 		// Without --endpoint, prism starts in this process and makes the
 		// workers LOOPBACK unless --environment_type says otherwise.
-		return beamFlag("endpoint") == "" && (env == "" || env == "loopback")
+		endpoint := beamFlag("endpoint")
+		if p, _ := inProcessPrism.Load().(string); p != "" && endpoint == p {
+			endpoint = ""
+		}
+		return endpoint == "" && (env == "" || env == "loopback")
 	}
 	return false
+}
+
+// inProcessPrism is the endpoint of the job server that prism started in
+// this process for its first run: prism leaves it in --endpoint, and
+// --environment_type=loopback, for the runs after it, which go to the
+// same server in this process (rememberInProcessPrism).
+var inProcessPrism atomic.Value // string
+
+// rememberInProcessPrism records the endpoint prism set during a run that
+// had none (before: --endpoint before the run).
+func rememberInProcessPrism(before string) {
+	if after := beamFlag("endpoint"); before == "" && after != "" {
+		inProcessPrism.Store(after)
+	}
 }
 
 // beamFlag returns the value of Beam's flag name, lower case ("" if it

@@ -93,7 +93,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		defer transforms.ShareBatchesInProcess()()
 	}
 	active0 := flow.ActiveReading()
+	endpoint, inProcess := beamFlag("endpoint"), runnerInProcess()
 	result, err := runJob(ctx, p)
+	if inProcess {
+		rememberInProcessPrism(endpoint)
+	}
 	elapsed := time.Since(started)
 	var flushed, compacted time.Duration // of elapsed, finishing the store
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
