@@ -22,9 +22,10 @@ var portableRunners = map[string]bool{
 	"spark": true, "SparkRunner": true,
 }
 
-// knownRunners are the other runners beamx registers.
+// knownRunners are the other runners beamx registers but the legacy
+// direct runner, which checkJobServer refuses.
 var knownRunners = map[string]bool{
-	"": true, "prism": true, "PrismRunner": true, "direct": true, "DirectRunner": true,
+	"": true, "prism": true, "PrismRunner": true,
 	"dataflow": true, "DataflowRunner": true, "dot": true,
 }
 

@@ -53,10 +53,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	// Read before the run: prism, started in process, sets --endpoint
+	// (see rememberInProcessPrism).
+	endpoint, inProcess := beamFlag("endpoint"), runnerInProcess()
 	opts := BuildOptions{
 		Base:          base,
 		BulkStore:     cfg.Store != "" && !cfg.Streaming() && workerInProcess(),
-		DedupInMemory: !cfg.Streaming() && runnerInProcess(),
+		DedupInMemory: !cfg.Streaming() && inProcess,
 		FreshSink:     fresh,
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -93,7 +96,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		defer transforms.ShareBatchesInProcess()()
 	}
 	active0 := flow.ActiveReading()
-	endpoint, inProcess := beamFlag("endpoint"), runnerInProcess()
 	result, err := runJob(ctx, p)
 	if inProcess {
 		rememberInProcessPrism(endpoint)
