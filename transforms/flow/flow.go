@@ -52,19 +52,31 @@ func AddBacklog(n int) {
 	}
 	now := backlog.Add(int64(n))
 	if n < 0 && now <= MaxBacklog && now-int64(n) > MaxBacklog {
-		drainedMu.Lock()
-		close(drained)
-		drained = make(chan struct{})
-		drainedMu.Unlock()
+		wake()
 	}
 }
 
 // drained is closed (and replaced) each time the backlog falls to
-// MaxBacklog or below.
+// MaxBacklog or below, and each time a reader begins to wait (held grows).
 var (
 	drainedMu sync.Mutex
 	drained   = make(chan struct{})
 )
+
+// wake releases every reader waiting in WaitBacklog to look again.
+func wake() {
+	drainedMu.Lock()
+	close(drained)
+	drained = make(chan struct{})
+	drainedMu.Unlock()
+}
+
+// held counts the backlogged tweets sent by the bundles of readers now
+// waiting in WaitBacklog: they reach deduplication only when those
+// bundles end, so no wait drains them. giveUps counts the times the
+// readers waiting found that held is what keeps the backlog over
+// MaxBacklog: each of them then stops waiting.
+var held, giveUps atomic.Int64
 
 // WaitBacklog waits until readers need not pause (Backlogged is false),
 // for at most max or until ctx is done, and reports whether they need not.
@@ -73,9 +85,23 @@ var (
 // trip (and prism v2.77 spins a core for it while the worker answers).
 // One that has emitted must end its bundle instead, because the runner
 // passes a bundle's output on only when the bundle ends.
-func WaitBacklog(ctx context.Context, max time.Duration) bool {
+//
+// sent is how many tweets the caller's bundle has sent so far (a runner
+// may give a bundle several files: an earlier one's tweets are waiting
+// in the backlog). WaitBacklog returns false at once when the tweets
+// over MaxBacklog are all in bundles whose readers wait here: waiting
+// could not drain them, only ending the bundles can: then every reader
+// waiting returns false. (Otherwise a bundle of several files could wait
+// a second for each of them on its own tweets.)
+func WaitBacklog(ctx context.Context, max time.Duration, sent int) bool {
 	if !Backlogged() {
 		return true
+	}
+	given := giveUps.Load()
+	held.Add(int64(sent))
+	defer held.Add(-int64(sent))
+	if sent > 0 {
+		wake()
 	}
 	t := time.NewTimer(max)
 	defer t.Stop()
@@ -85,6 +111,14 @@ func WaitBacklog(ctx context.Context, max time.Duration) bool {
 		drainedMu.Unlock()
 		if !Backlogged() {
 			return true
+		}
+		if giveUps.Load() != given {
+			return false
+		}
+		if backlog.Load()-held.Load() <= MaxBacklog {
+			giveUps.Add(1)
+			wake()
+			return false
 		}
 		select {
 		case <-ch:
