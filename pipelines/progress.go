@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
@@ -63,7 +64,7 @@ func newProgress(size InputSize, label string, now time.Time) *Progress {
 type ProgressSample struct {
 	Label           string        // "progress", or the label given to NewProgress
 	Elapsed         time.Duration // since NewProgress
-	Phase           string        // reading, writing, or closing windows, flushing
+	Phase           string        // reading, writing, closing windows, flushing, or writing tables (see phase)
 	Files           int64         // files read (when the input's size is known)
 	FilesTotal      int           // files of the input, 0 when not known
 	Bytes, BytesAll int64         // bytes read, of the input's bytes
@@ -71,6 +72,9 @@ type ProgressSample struct {
 	IndexedPerSec   float64       // since the previous sample
 	Written         int64         // rows written
 	WrittenPerSec   float64       // since the previous sample
+	// TableCells of TableCellsAll cells are written to the store's sorted
+	// tables while the end of a bulk load writes them (both 0 otherwise).
+	TableCells, TableCellsAll int64
 }
 
 // Line renders the progress at now; the rates are over the time since the
@@ -80,6 +84,18 @@ func (p *Progress) Line(now time.Time) string { return p.Sample(now).String() }
 // Sample takes the progress at now; the rates are over the time since the
 // previous Line or Sample (or since NewProgress).
 func (p *Progress) Sample(now time.Time) ProgressSample {
+	written, total, ending := storeio.SortedTablesProgress()
+	return p.sample(now, tablesProgress{written, total, ending})
+}
+
+// tablesProgress is how far the end of a bulk load is in writing the
+// store's sorted tables (storeio.SortedTablesProgress).
+type tablesProgress struct {
+	written, total int64
+	ending         bool // the end of a bulk load is under way
+}
+
+func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
 	files, bytes := archiveio.LocalProgress()
 	read, indexed := flow.LocalProgress()
 	files, bytes, read, indexed = files-p.files0, bytes-p.bytes0, read-p.read0, indexed-p.indexed0
@@ -90,6 +106,9 @@ func (p *Progress) Sample(now time.Time) ProgressSample {
 		writeRate = float64(written-p.lastWritten) / dt
 	}
 	phase := p.phase(files, read, written)
+	if tables.ending {
+		phase = fmt.Sprintf("writing the raw, term and authors tables, %.0f%%", 100*float64(tables.written)/float64(max(tables.total, 1)))
+	}
 	p.lastIndexed, p.lastRead, p.lastWritten, p.lastAt = indexed, read, written, now
 	label := p.label
 	if label == "" {
@@ -99,6 +118,7 @@ func (p *Progress) Sample(now time.Time) ProgressSample {
 		Label: label, Elapsed: now.Sub(p.start), Phase: phase,
 		Files: files, FilesTotal: p.size.Files, Bytes: bytes, BytesAll: p.size.Bytes,
 		Read: read, Indexed: indexed, IndexedPerSec: rate, Written: written, WrittenPerSec: writeRate,
+		TableCells: tables.written, TableCellsAll: tables.total,
 	}
 }
 
@@ -119,7 +139,8 @@ func (s ProgressSample) String() string {
 // or items keep coming; writing, once everything is read, while rows are
 // still being written; a stream then waits for records; a bounded run
 // then closes windows (the counts of the last hours,
-// which a bounded run writes at its end) and flushing the sink.
+// which a bounded run writes at its end) and flushing the sink. (Sample
+// names the end of a bulk load, which writes the sorted tables, itself.)
 func (p *Progress) phase(files, read, written int64) string {
 	switch {
 	case p.size.Files > 0 && files < int64(p.size.Files), read > p.lastRead:

@@ -972,6 +972,8 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	start := time.Now()
 	var merged atomic.Int64
+	finishing.Store(l, &finishProgress{merged: &merged, cells: l.cells})
+	defer finishing.Delete(l)
 	defer every(compactReportEvery, func() {
 		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", merged.Load(), "of", l.cells},
 			fmt.Sprintf("storeio: writing the raw, term and authors tables: %d of %d cells, %s", merged.Load(), l.cells, time.Since(start).Round(time.Second)))
@@ -1034,6 +1036,29 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	l.runs, last = nil, nil
 	l.done.Store(true)
 	return os.RemoveAll(l.dir)
+}
+
+// finishing holds the progress of each load whose end (Finish) is under
+// way in this process, by load (SortedTablesProgress).
+var finishing sync.Map // *sortedLoad -> *finishProgress
+
+type finishProgress struct {
+	merged *atomic.Int64 // cells written to tables so far
+	cells  int64         // cells the load took
+}
+
+// SortedTablesProgress reports how far the ends of the bulk loads under
+// way in this process (FlushOpen writing the raw, term and authors
+// tables) are: the cells written to tables, of the cells the loads took.
+// A cell written again over an earlier one is written once, so written
+// may end short of total. ok is false when no load is ending.
+func SortedTablesProgress() (written, total int64, ok bool) {
+	finishing.Range(func(_, v any) bool {
+		p := v.(*finishProgress)
+		written, total, ok = written+p.merged.Load(), total+p.cells, true
+		return true
+	})
+	return written, total, ok
 }
 
 // writeTables merges srcs (a partition's runs) into tables of about

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -271,6 +272,64 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 	if n != len(cells) {
 		t.Fatalf("term table holds %d cells after a cancelled and a second FlushOpen, want %d", n, len(cells))
 	}
+}
+
+// TestSortedTablesProgress: while FlushOpen writes a bulk load's sorted
+// tables, SortedTablesProgress says so, with the cells the load took; it
+// reports nothing before or after. It is read each time the end's report
+// (every compactReportEvery, here always) writes a line.
+func TestSortedTablesProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var cells []schemas.Cell
+	for i := range 100_000 {
+		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i%5000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell())
+	}
+	if rest, err := s.sorted.Take(cells); err != nil || len(rest) != 0 {
+		t.Fatalf("Take: %d left, %v", len(rest), err)
+	}
+	if _, _, ok := SortedTablesProgress(); ok {
+		t.Fatal("SortedTablesProgress before FlushOpen: a load is ending")
+	}
+	var seen progressWriter
+	oldOut, oldEvery := logOutput, compactReportEvery
+	logOutput, compactReportEvery = &seen, time.Nanosecond
+	defer func() { logOutput, compactReportEvery = oldOut, oldEvery }()
+	if _, err := FlushOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen.samples) == 0 {
+		t.Fatal("no report during FlushOpen")
+	}
+	for _, p := range seen.samples {
+		if !p.ok || p.total != int64(len(cells)) || p.written < 0 || p.written > p.total {
+			t.Fatalf("SortedTablesProgress during FlushOpen: %+v, want a load ending with %d cells", p, len(cells))
+		}
+	}
+	if w, n, ok := SortedTablesProgress(); ok {
+		t.Fatalf("SortedTablesProgress after FlushOpen: %d of %d, want no load ending", w, n)
+	}
+}
+
+// progressWriter samples SortedTablesProgress at each write.
+type progressWriter struct {
+	samples []struct {
+		written, total int64
+		ok             bool
+	}
+}
+
+func (w *progressWriter) Write(b []byte) (int, error) {
+	written, total, ok := SortedTablesProgress()
+	w.samples = append(w.samples, struct {
+		written, total int64
+		ok             bool
+	}{written, total, ok})
+	return len(b), nil
 }
 
 // TestRadixSortOrdersAsCompare sorts keys chosen to meet radixSort's edge

@@ -111,7 +111,8 @@ var (
 	}}
 	killAllRead = killPoint{"everything read", func(t *testing.T, c *cli, _ string) {
 		c.until(t, "everything is read", func() bool {
-			return strings.Contains(c.stderr.String(), "[writing]") || strings.Contains(c.stderr.String(), "[closing windows, flushing]")
+			out := c.stderr.String()
+			return strings.Contains(out, "[writing]") || strings.Contains(out, "[closing windows, flushing]") || strings.Contains(out, "[writing the raw, term and authors tables")
 		})
 	}}
 	// The load's end: the sorted term and authors cells written as

@@ -114,8 +114,12 @@ func logProgress(l *slog.Logger, s pipelines.ProgressSample) {
 		slog.Int64("read", s.Read), slog.Int64("indexed", s.Indexed),
 		slog.Float64("indexed_per_second", round1(s.IndexedPerSec)),
 		slog.Int64("rows_written", s.Written),
-		slog.Float64("rows_written_per_second", round1(s.WrittenPerSec)),
-		line(s.String()))
+		slog.Float64("rows_written_per_second", round1(s.WrittenPerSec)))
+	if s.TableCellsAll > 0 {
+		attrs = append(attrs,
+			slog.Int64("table_cells_written", s.TableCells), slog.Int64("table_cells_total", s.TableCellsAll))
+	}
+	attrs = append(attrs, line(s.String()))
 	l.LogAttrs(context.Background(), slog.LevelInfo, msg, attrs...)
 }
 
