@@ -105,10 +105,7 @@ func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
 		rate = float64(indexed-p.lastIndexed) / dt
 		writeRate = float64(written-p.lastWritten) / dt
 	}
-	phase := p.phase(files, read, written)
-	if tables.ending {
-		phase = fmt.Sprintf("writing the raw, term and authors tables, %.0f%%", 100*float64(tables.written)/float64(max(tables.total, 1)))
-	}
+	phase := p.phase(files, read, written, tables)
 	p.lastIndexed, p.lastRead, p.lastWritten, p.lastAt = indexed, read, written, now
 	label := p.label
 	if label == "" {
@@ -139,10 +136,12 @@ func (s ProgressSample) String() string {
 // or items keep coming; writing, once everything is read, while rows are
 // still being written; a stream then waits for records; a bounded run
 // then closes windows (the counts of the last hours,
-// which a bounded run writes at its end) and flushing the sink. (Sample
-// names the end of a bulk load, which writes the sorted tables, itself.)
-func (p *Progress) phase(files, read, written int64) string {
+// which a bounded run writes at its end) and flushing the sink; and the
+// end of a bulk load, whenever it is under way, writes the sorted tables.
+func (p *Progress) phase(files, read, written int64, tables tablesProgress) string {
 	switch {
+	case tables.ending:
+		return fmt.Sprintf("writing the raw, term and authors tables, %.0f%%", 100*float64(tables.written)/float64(max(tables.total, 1)))
 	case p.size.Files > 0 && files < int64(p.size.Files), read > p.lastRead:
 		return "reading"
 	case written > p.lastWritten:
