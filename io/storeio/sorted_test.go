@@ -243,12 +243,7 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 	old := sortedChunkBytes
 	sortedChunkBytes = 1 << 10
 	t.Cleanup(func() { sortedChunkBytes = old })
-	dir := filepath.Join(t.TempDir(), "store")
-	s, err := OpenBulk(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, dir := openBulkTemp(t)
 	var cells []schemas.Cell
 	for i := range 211 {
 		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i), Field: "text", Key: schemas.RowKey{byte(i)}}.Cell())
@@ -279,12 +274,7 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 // reports nothing before or after. It is read each time the end's report
 // (every compactReportEvery, here always) writes a line.
 func TestSortedTablesProgress(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "store")
-	s, err := OpenBulk(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, dir := openBulkTemp(t)
 	var cells []schemas.Cell
 	for i := range 100_000 {
 		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i%5000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell())
@@ -313,6 +303,19 @@ func TestSortedTablesProgress(t *testing.T) {
 	if w, n, ok := SortedTablesProgress(); ok {
 		t.Fatalf("SortedTablesProgress after FlushOpen: %d of %d, want no load ending", w, n)
 	}
+}
+
+// openBulkTemp opens a store for a bulk load in a temporary directory,
+// closed when the test ends.
+func openBulkTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := OpenBulk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir
 }
 
 // progressWriter samples SortedTablesProgress at each write.
