@@ -86,9 +86,9 @@ var held, giveUps atomic.Int64
 // One that has emitted must end its bundle instead, because the runner
 // passes a bundle's output on only when the bundle ends.
 //
-// sent is how many tweets the caller's bundle has sent so far (a runner
-// may give a bundle several files: an earlier one's tweets are waiting
-// in the backlog). WaitBacklog returns false at once when the tweets
+// sent is how many tweets the caller's bundle has sent so far, or more
+// (a reader counts records; a runner may give a bundle several files: an
+// earlier one's tweets are waiting in the backlog). WaitBacklog returns false at once when the tweets
 // over MaxBacklog are all in bundles whose readers wait here: waiting
 // could not drain them, only ending the bundles can: then every reader
 // waiting returns false. (Otherwise a bundle of several files could wait
