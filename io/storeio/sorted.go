@@ -21,9 +21,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/klauspost/compress/s2"
 	"golang.org/x/sync/errgroup"
 
@@ -1078,7 +1076,7 @@ func (l *sortedLoad) writeTables(ctx context.Context, part int, srcs []ranked, m
 		}
 		if w == nil {
 			path := filepath.Join(l.dir, fmt.Sprintf("table-%02d-%04d.sst", part, len(paths)))
-			f, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
+			f, err := createDirect(path, true)
 			if err != nil {
 				return err
 			}
@@ -1087,7 +1085,7 @@ func (l *sortedLoad) writeTables(ctx context.Context, part int, srcs []ranked, m
 			if table = k[0]; table == byte(schemas.TableRaw) {
 				o.BlockSize = rawBlockBytes
 			}
-			w = sstable.NewWriter(objstorageprovider.NewFileWritable(f), o)
+			w = sstable.NewWriter(directWritable{f}, o)
 		}
 		var err error
 		if del {
