@@ -1,0 +1,42 @@
+package storeio
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWriteDirectFallsBack writes a block that O_DIRECT refuses (its
+// memory misaligned, as a file system with blocks larger than
+// directAlign would refuse an aligned one): writeDirect writes it through
+// the page cache instead.
+func TestWriteDirectFallsBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	f, direct, err := createFileDirect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if !direct {
+		t.Skip("the test's file system refuses O_DIRECT")
+	}
+	b := alignedBlock(2 * directAlign)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	want := b[1 : directAlign+1]
+	if err := writeDirect(f, want); err != nil {
+		t.Fatalf("writeDirect of a misaligned block: %v", err)
+	}
+	if err := writeDirect(f, b[:directAlign]); err != nil {
+		t.Fatalf("writeDirect after falling back: %v", err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, append(append([]byte(nil), want...), b[:directAlign]...)) {
+		t.Fatalf("read back %d bytes, not what was written", len(got))
+	}
+}
