@@ -21,7 +21,8 @@
 // term index and the authors table, nearly all of a tweet's cells and
 // bytes, bypass the memtable: their cells are sorted in memory a chunk at a
 // time, spilled as sorted runs, and merged at the end of the run
-// (FlushOpen) into sorted tables that Pebble ingests into its last level
+// (FlushOpen) into sorted tables, written around the page cache where the
+// system allows it (direct.go), that Pebble ingests into its last level
 // (sorted.go); reads during the run (Get, Scan) see them. The run then
 // compacts the rest (CompactOpen): the identity, geo and smaller tables.
 //
