@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
@@ -14,6 +15,17 @@ import (
 type InputSize struct {
 	Files int
 	Bytes int64
+}
+
+// SizeOf adds up the sizes of files.
+func SizeOf(files []string) InputSize {
+	size := InputSize{Files: len(files)}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			size.Bytes += fi.Size()
+		}
+	}
+	return size
 }
 
 // Progress renders what this process's SDK workers have done since it was

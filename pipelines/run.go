@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -94,6 +95,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		// The runner and every worker are in this process: tweet batches
 		// cross the shuffle as handles to themselves.
 		defer transforms.ShareBatchesInProcess()()
+	}
+	if opts.BulkStore {
+		defer mergeEarly(cfg)()
 	}
 	active0 := flow.ActiveReading()
 	result, err := runJob(ctx, p)
@@ -381,4 +385,28 @@ func FreshSink(ctx context.Context, cfg Config) (bool, error) {
 		return false, fmt.Errorf("reading the identity table: %w", err)
 	}
 	return fresh, nil
+}
+
+// mergeEarly tells the bulk load of the run's store how much of the input
+// the run has read (storeio.MergeEarly): the bytes read in this process,
+// of the size of the files the run reads, so that the load merges most of
+// its cells while the rest is read. A run from Kafka, whose size is not
+// known before it ends, leaves the whole merge to its end.
+func mergeEarly(cfg Config) (stop func()) {
+	if cfg.Input == "" {
+		return func() {}
+	}
+	files, err := archiveio.Expand(cfg.Input)
+	if err != nil {
+		return func() {} // the run fails on it, and says why
+	}
+	size := SizeOf(archiveio.Select(files, cfg.Archive.Range))
+	if size.Bytes == 0 {
+		return func() {}
+	}
+	_, bytes0 := archiveio.LocalProgress()
+	return storeio.MergeEarly(cfg.Store, func() float64 {
+		_, bytes := archiveio.LocalProgress()
+		return float64(bytes-bytes0) / float64(size.Bytes)
+	})
 }

@@ -3,13 +3,17 @@ package storeio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -22,7 +26,10 @@ import (
 // them: the tables end equal to a model where the last write of each key
 // wins. While the load goes on, Get and Scan find what it holds (the last
 // write, over the store's older cells) as the model says. The other
-// tables' cells pass through the memtable as before.
+// tables' cells pass through the memtable as before. With a base (the
+// load told, half way, that its input is read: MergeEarly), the runs
+// spilled by then are merged into the base's tables while the writes go
+// on, over the same keys, and the end ingests both.
 func TestSortedLoadKeepsLastWrite(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -30,14 +37,19 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 		sortRun    int
 		blockBytes int
 		writes     int
-		fanIn      int // runFanIn: 0, none merged before the end
+		fanIn      int  // runFanIn: 0, none merged before the end
+		base       bool // MergeEarly says the input is read half way through the writes
 	}{
-		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0},
-		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000, 0},
-		{"runs of many blocks", 4 << 10, 7, 100, 3000, 0},
-		{"many small runs", 256, 3, 64 << 10, 2000, 0},
-		{"runs merged while loading", 256, 3, 64 << 10, 3000, 3},
-		{"runs of many blocks merged", 1 << 10, 7, 100, 3000, 2},
+		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, false},
+		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000, 0, false},
+		{"runs of many blocks", 4 << 10, 7, 100, 3000, 0, false},
+		{"many small runs", 256, 3, 64 << 10, 2000, 0, false},
+		{"runs merged while loading", 256, 3, 64 << 10, 3000, 3, false},
+		{"runs of many blocks merged", 1 << 10, 7, 100, 3000, 2, false},
+		{"base merged early", 2 << 10, 7, 64 << 10, 3000, 0, true},
+		{"base of many blocks", 1 << 10, 7, 100, 3000, 0, true},
+		{"base and runs merged while loading", 256, 3, 64 << 10, 3000, 3, true},
+		{"base with one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			oldChunk, oldRun, oldBlock, oldFanIn := sortedChunkBytes, sortRun, runBlockBytes, runFanIn
@@ -127,9 +139,13 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 			if s.sorted == nil {
 				t.Fatal("a bulk store has no sorted load")
 			}
+			var written atomic.Int64 // read by the spills
+			if tc.base {
+				defer MergeEarly(dir, func() float64 { return 2 * float64(written.Load()) / float64(tc.writes) })()
+			}
 			rng := rand.New(rand.NewPCG(1, uint64(tc.writes)))
 			other := 0
-			for w := 0; w < tc.writes; {
+			for w := 0; w < tc.writes; written.Store(int64(w)) {
 				var cells []schemas.Cell
 				for range rng.IntN(8) + 1 {
 					k := key(rng.IntN(600))
@@ -172,6 +188,16 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 				}
 			}
 			check("before the end of the load")
+			if tc.base {
+				s.sorted.spills.Wait() // the base's merge
+				l := s.sorted
+				if spilled := len(l.runs) > 0; spilled && (len(l.baseTables) == 0 || l.baseRuns == 0 || l.baseCells == 0) {
+					t.Fatalf("no base after half the writes: %d runs, base of %d runs, %d tables, %d cells", len(l.runs), l.baseRuns, len(l.baseTables), l.baseCells)
+				} else if !spilled && l.based {
+					t.Fatal("a base of no run")
+				}
+				check("after the base's merge")
+			}
 			if tc.fanIn > 0 {
 				s.sorted.spills.Wait() // the merges under way
 				levels, top := map[int]int{}, 0
@@ -375,5 +401,138 @@ func TestRadixSortOrdersAsCompare(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSortedLoadIngestCutOff stops the end of a load with a base before
+// either of its two ingestions and drops the database as a crash would
+// (no Finish again, no flush): the next Open completes the ingestion from
+// the plan the end saved, and the tables hold the last write of every
+// key; a second Open finds nothing left to complete.
+func TestSortedLoadIngestCutOff(t *testing.T) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 4 << 10
+	t.Cleanup(func() { sortedChunkBytes = old })
+	for _, stage := range []string{"base", "tables"} {
+		t.Run("before "+stage, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "store")
+			s, err := OpenBulk(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var written atomic.Int64
+			defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 1000 })()
+			model := map[string]string{}
+			rng := rand.New(rand.NewPCG(5, 6))
+			for w := range 2000 {
+				written.Store(int64(w))
+				k := schemas.TermRow{Term: fmt.Sprintf("t%03d", rng.IntN(400)), Field: "text", Key: schemas.RowKey{byte(w % 3)}}.Cell()
+				if rng.IntN(4) == 0 {
+					k.Delete = true
+					delete(model, string(k.Key))
+				} else {
+					k.Value = []byte(fmt.Sprint(w))
+					model[string(k.Key)] = string(k.Value)
+				}
+				if _, err := s.sorted.Take([]schemas.Cell{k}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.sorted.spills.Wait()
+			if len(s.sorted.baseTables) == 0 {
+				t.Fatal("no base: the test wants one")
+			}
+			cut := errors.New("cut off")
+			oldCut := cutIngest
+			cutIngest = func(at string) error {
+				if at == stage {
+					return cut
+				}
+				return nil
+			}
+			_, err = FlushOpen(context.Background(), dir)
+			cutIngest = oldCut
+			if !errors.Is(err, cut) {
+				t.Fatalf("FlushOpen: %v, want the cut", err)
+			}
+			// The process dies: the database goes without the store's Close.
+			openMu.Lock()
+			delete(opened, s.dir)
+			openMu.Unlock()
+			if err := s.db.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			s, err = Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
+				got[string(k)] = string(v)
+				return nil
+			})
+			if len(got) != len(model) {
+				t.Errorf("term table holds %d cells after the store was opened again, want %d", len(got), len(model))
+			}
+			for k, v := range model {
+				if got[k] != v {
+					t.Fatalf("term %x = %q, want %q", k, got[k], v)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "bulk-load")); !os.IsNotExist(err) {
+				t.Errorf("the completed load's scratch directory is left behind (%v)", err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			db, err := pebble.Open(dir, options(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if again, err := recoverIngest(db, dir); again || err != nil {
+				t.Errorf("recoverIngest on the next open: %v, %v; want nothing to complete", again, err)
+			}
+		})
+	}
+}
+
+// TestSortedLoadBaseStays: a fresh store loaded with a base ends with the
+// base's tables in the last level and the end's in one sublevel of the
+// first, above them, and CompactOpen (which compacts the tables written
+// through the memtable) leaves both as they are.
+func TestSortedLoadBaseStays(t *testing.T) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 64 << 10
+	t.Cleanup(func() { sortedChunkBytes = old })
+	s, dir := openBulkTemp(t)
+	var written atomic.Int64
+	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 20_000 })()
+	for i := range 20_000 {
+		written.Store(int64(i))
+		cells := []schemas.Cell{
+			schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell(),
+			schemas.IdentityRow{ID: uint64(i), Key: schemas.NewRowKey(int64(i), nil)}.Cell(), // through the memtable
+		}
+		if err := s.Write(cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := FlushOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := CompactOpen(context.Background(), dir); !ok || err != nil {
+		t.Fatalf("CompactOpen: %v, %v", ok, err)
+	}
+	m := s.db.Metrics()
+	if l0, l6 := m.Levels[0], m.Levels[6]; l0.Sublevels != 1 || l0.TablesCount == 0 || l6.TablesCount == 0 {
+		t.Errorf("first level: %d sublevels, %d tables; last level: %d tables; want the end's tables in one sublevel over the base's",
+			l0.Sublevels, l0.TablesCount, l6.TablesCount)
+	}
+	n := 0
+	s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error { n++; return nil })
+	if n != 20_000 {
+		t.Errorf("term table holds %d cells, want 20000", n)
 	}
 }

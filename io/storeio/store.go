@@ -144,6 +144,11 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 		}
 		return nil, openError(abs, err)
 	}
+	if _, err := recoverIngest(db, abs); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store %s: completing the end of a bulk load that was cut off: %w (remove %s to give it up, and run its input again)",
+			abs, err, filepath.Join(abs, "bulk-load"))
+	}
 	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
 	if bulk {
 		if s.sorted, err = newSortedLoad(db, o, abs); err != nil {
@@ -342,10 +347,13 @@ func FlushOpen(ctx context.Context, dir string) (bool, error) {
 
 // CompactOpen leaves the store in dir, if this process has it open after
 // a bulk load (OpenBulk), compact for whoever opens it next: its memtables
-// flushed and every level compacted down to the bottom, so that no
-// first-level files are left for the next opener to compact (a query
-// would otherwise start compacting 50-60 files, and read through all of
-// them meanwhile). A compaction rewrites the whole store, so it is done
+// flushed and the tables written through them (memtableRanges) compacted
+// down to the bottom, so that no first-level files are left for the next
+// opener to compact (a query would otherwise start compacting 50-60
+// files, and read through all of them meanwhile). The sorted tables stay
+// as the load ingested them: the end's tables in one sublevel over the
+// base's when the load merged early (MergeEarly), which no opener
+// compacts. A compaction rewrites those tables of the store, so it is done
 // only when the load wrote at least half of what is on disk (a fresh
 // store, or one whose size the run doubled). A compaction that takes longer than compactReportEvery
 // says how far it is every compactReportEvery (logLine: msg "store
@@ -389,10 +397,14 @@ func (s *Store) compact(ctx context.Context) error {
 			fmt.Sprintf("storeio: compacting %s after the bulk load: %s, %d first-level files left, %.0f MB on disk",
 				s.dir, time.Since(start).Round(time.Second), m.Levels[0].TablesCount, float64(m.DiskSpaceUsage())/1e6))
 	})
-	// Every table's keys start with its byte (appendKey), below 0xff.
 	// The run is over: the compaction may use every core.
 	s.compactions.Store(int32(max(1, runtime.GOMAXPROCS(0))))
-	err := s.db.Compact(ctx, []byte{0}, []byte{0xff}, true)
+	var err error
+	for _, r := range memtableRanges {
+		if err = s.db.Compact(ctx, r[0], r[1], true); err != nil {
+			break
+		}
+	}
 	s.compactions.Store(1)
 	stop()
 	if err != nil {
@@ -411,6 +423,27 @@ func (s *Store) compact(ctx context.Context) error {
 	}
 	return nil
 }
+
+// memtableRanges are the key ranges of the tables that a bulk load writes
+// through the memtable, which the end of the load compacts
+// (CompactOpen): every table's keys start with its byte (appendKey), below
+// 0xff, and the ranges leave out the sorted tables, which are ingested as
+// they are to stay (sorted.go).
+var memtableRanges = func() (ranges [][2][]byte) {
+	for lo := 0; lo < 0xff; {
+		if sortedTables[lo] {
+			lo++
+			continue
+		}
+		hi := lo + 1
+		for hi < 0xff && !sortedTables[hi] {
+			hi++
+		}
+		ranges = append(ranges, [2][]byte{{byte(lo)}, {byte(hi)}})
+		lo = hi
+	}
+	return ranges
+}()
 
 // every calls fn every d, in a goroutine, until the returned stop is
 // called; stop returns once a running fn is done.

@@ -109,7 +109,7 @@ func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to s
 		if len(files) == 0 {
 			return fmt.Errorf("no file under %s can hold %s: check --root and the range", root, rangeText)
 		}
-		size = inputSize(files)
+		size = pipelines.SizeOf(files)
 	}
 	return execute(cfg, run, size)
 }

@@ -76,11 +76,17 @@ func sstFiles(dir string) int {
 }
 
 // killPoint is when TestKilledBoundedRunRunAgain kills a run: once wait,
-// watching the run's output and its store, returns.
+// watching the run's output and its store, returns; or, with crash set,
+// where the run exits by itself (storeio.CrashBeforeIngest).
 type killPoint struct {
-	name string
-	wait func(t *testing.T, c *cli, store string)
+	name  string
+	wait  func(t *testing.T, c *cli, store string)
+	crash string
 }
+
+// crashEnv, in the environment of a command started by startCLI, sets
+// storeio.CrashBeforeIngest.
+const crashEnv = "TWEETINDEX_TEST_CRASH_BEFORE_INGEST"
 
 // until polls cond every 10 ms while c runs (it prints a progress line
 // every 50 ms), and fails the test if c ends first.
@@ -100,25 +106,40 @@ func (c *cli) until(t *testing.T, what string, cond func() bool) {
 }
 
 var (
-	killReading = killPoint{"reading", func(t *testing.T, c *cli, _ string) { c.waitRead(t, 2000, 3*time.Minute) }}
+	killReading = killPoint{name: "reading", wait: func(t *testing.T, c *cli, _ string) { c.waitRead(t, 2000, 3*time.Minute) }}
 	// A memtable flush (a new table file in the store) has put part of
 	// the run's raw and identity rows on disk, and in a store that held
 	// tweets, the removals of their earlier versions made so far.
-	killFlushed = killPoint{"a memtable flushed", func(t *testing.T, c *cli, store string) {
+	killFlushed = killPoint{name: "a memtable flushed", wait: func(t *testing.T, c *cli, store string) {
 		c.waitRead(t, 0, 3*time.Minute) // the run's record and parameters are on disk by now
 		base := sstFiles(store)
 		c.until(t, "a table file is written", func() bool { return sstFiles(store) > base })
 	}}
-	killAllRead = killPoint{"everything read", func(t *testing.T, c *cli, _ string) {
+	killAllRead = killPoint{name: "everything read", wait: func(t *testing.T, c *cli, _ string) {
 		c.until(t, "everything is read", func() bool {
 			out := c.stderr.String()
 			return strings.Contains(out, "[writing]") || strings.Contains(out, "[closing windows, flushing]") || strings.Contains(out, "[writing the raw, term and authors tables")
 		})
 	}}
+	// The load's base: the sorted cells spilled by the time most of the
+	// input is read, merged into tables while the run reads on, to be
+	// ingested at the end, before the end's own.
+	killBase = killPoint{name: "base tables written", wait: func(t *testing.T, c *cli, store string) {
+		c.until(t, "a table of the base is written", func() bool {
+			m, _ := filepath.Glob(filepath.Join(store, "bulk-load", "base-*"))
+			return len(m) > 0
+		})
+	}}
+	// The end of a load with a base, which ingests the base's tables, then
+	// its own: the run dies before the first ingestion (its memtable on
+	// disk, the plan of the two saved) or between the two. The store's
+	// next opener completes them.
+	crashBeforeBase   = killPoint{name: "before the base's ingestion", crash: "base"}
+	crashBeforeTables = killPoint{name: "between the ingestions", crash: "tables"}
 	// The load's end: the sorted term and authors cells written as
 	// tables, to be ingested before the memtable is flushed (the kill
 	// lands before or after the ingestion).
-	killSorted = killPoint{"sorted tables written", func(t *testing.T, c *cli, store string) {
+	killSorted = killPoint{name: "sorted tables written", wait: func(t *testing.T, c *cli, store string) {
 		c.until(t, "a sorted table is written", func() bool {
 			m, _ := filepath.Glob(filepath.Join(store, "bulk-load", "table-*"))
 			return len(m) > 0
@@ -179,8 +200,8 @@ func TestKilledBoundedRunRunAgain(t *testing.T) {
 		input string // the run killed and run again
 		kills []killPoint
 	}{
-		{"fresh store", "", firstInput, []killPoint{killReading, killFlushed, killAllRead, killSorted}},
-		{"store holding a run", firstInput, laterInput, []killPoint{killFlushed, killAllRead, killSorted}},
+		{"fresh store", "", firstInput, []killPoint{killReading, killFlushed, killBase, killAllRead, killSorted, crashBeforeBase, crashBeforeTables}},
+		{"store holding a run", firstInput, laterInput, []killPoint{killFlushed, killBase, killAllRead, killSorted, crashBeforeBase, crashBeforeTables}},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			base := filepath.Join(dir, strings.ReplaceAll(sc.name, " ", "-"))
@@ -213,12 +234,22 @@ func TestKilledBoundedRunRunAgain(t *testing.T) {
 			for _, kp := range sc.kills {
 				t.Run(kp.name, func(t *testing.T) {
 					store := from(t, kp.name)
-					c, _ := index(t, store, sc.input)
-					kp.wait(t, c, store)
-					if err := c.cmd.Process.Kill(); err != nil {
-						t.Fatal(err)
+					if kp.crash != "" {
+						os.Setenv(crashEnv, kp.crash) // for this command only
 					}
-					c.wait(t, 30*time.Second)
+					c, _ := index(t, store, sc.input)
+					os.Unsetenv(crashEnv)
+					if kp.crash != "" {
+						if code := c.wait(t, 5*time.Minute); code != 9 {
+							t.Fatalf("run with %s=%s: exit %d, want 9 (no base? its end did not reach the ingestion)\nstderr:\n%s", crashEnv, kp.crash, code, c.stderr)
+						}
+					} else {
+						kp.wait(t, c, store)
+						if err := c.cmd.Process.Kill(); err != nil {
+							t.Fatal(err)
+						}
+						c.wait(t, 30*time.Second)
+					}
 					t.Logf("killed at %q after %d tweets read: %d table files on disk", kp.name, c.readSoFar(), sstFiles(store))
 					sum := indexed(t, store, sc.input)
 					t.Logf("run again: read %d, indexed %d, duplicates %d, skipped %v, retracted %d, recounted %d (clean run: indexed %d, skipped %v, retracted %d)",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/pipelines"
@@ -66,18 +65,7 @@ func runIndex(args []string) (err error) {
 		if err != nil {
 			return fmt.Errorf("--input %q: %w", cfg.Input, err)
 		}
-		size = inputSize(files)
+		size = pipelines.SizeOf(files)
 	}
 	return execute(cfg, run, size)
-}
-
-// inputSize adds up the sizes of files.
-func inputSize(files []string) pipelines.InputSize {
-	size := pipelines.InputSize{Files: len(files)}
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			size.Bytes += fi.Size()
-		}
-	}
-	return size
 }

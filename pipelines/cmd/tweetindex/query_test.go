@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,6 +23,7 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(cliArgsEnv); ok {
 		// Started by runCLI: be the command.
 		os.Args = append([]string{"tweetindex"}, strings.Split(args, "\x1f")...)
+		storeio.CrashBeforeIngest = os.Getenv(crashEnv)
 		main()
 		os.Exit(0)
 	}
