@@ -1187,24 +1187,28 @@ const ingestPlanFile = "INGEST"
 // of the geo cells of the versions it retracts), and the base before the
 // plan says it is ingested.
 func (l *sortedLoad) ingest(ctx context.Context, tables []string) error {
-	if len(l.baseTables) > 0 && !l.baseIngested {
-		if err := l.db.Flush(); err != nil {
-			return err
+	if len(l.baseTables) > 0 {
+		plan := ingestPlan{Base: names(l.baseTables), BaseIngested: l.baseIngested, Tables: names(tables)}
+		if !l.baseIngested {
+			if err := l.db.Flush(); err != nil {
+				return err
+			}
+			if err := savePlan(l.dir, plan); err != nil {
+				return err
+			}
+			if err := cutIngest("base"); err != nil {
+				return err
+			}
+			if err := l.db.Ingest(ctx, l.baseTables); err != nil {
+				return err
+			}
+			if err := l.db.Flush(); err != nil { // the base, if it went above a memtable written meanwhile
+				return err
+			}
+			l.baseIngested, plan.BaseIngested = true, true
 		}
-		plan := ingestPlan{Base: names(l.baseTables), Tables: names(tables)}
-		if err := savePlan(l.dir, plan); err != nil {
-			return err
-		}
-		if err := cutIngest("base"); err != nil {
-			return err
-		}
-		if err := l.db.Ingest(ctx, l.baseTables); err != nil {
-			return err
-		}
-		if err := l.db.Flush(); err != nil { // the base, if it went above a memtable written meanwhile
-			return err
-		}
-		l.baseIngested, plan.BaseIngested = true, true
+		// Saved again when Finish runs again after a failure: its tables
+		// are written anew.
 		if err := savePlan(l.dir, plan); err != nil {
 			return err
 		}

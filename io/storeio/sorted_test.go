@@ -408,13 +408,23 @@ func TestRadixSortOrdersAsCompare(t *testing.T) {
 // either of its two ingestions and drops the database as a crash would
 // (no Finish again, no flush): the next Open completes the ingestion from
 // the plan the end saved, and the tables hold the last write of every
-// key; a second Open finds nothing left to complete.
+// key; a second Open finds nothing left to complete. Or, stopped by an
+// error between the two, the end runs again in the same process (the
+// run recording its failure flushes the store again) and completes them.
 func TestSortedLoadIngestCutOff(t *testing.T) {
 	old := sortedChunkBytes
 	sortedChunkBytes = 4 << 10
 	t.Cleanup(func() { sortedChunkBytes = old })
-	for _, stage := range []string{"base", "tables"} {
-		t.Run("before "+stage, func(t *testing.T) {
+	for _, tc := range []struct {
+		stage string
+		crash bool
+	}{{"base", true}, {"tables", true}, {"tables", false}} {
+		stage := tc.stage
+		name := "crash before " + stage
+		if !tc.crash {
+			name = "FlushOpen again after an error before " + stage
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "store")
 			s, err := OpenBulk(dir)
 			if err != nil {
@@ -455,17 +465,19 @@ func TestSortedLoadIngestCutOff(t *testing.T) {
 			if !errors.Is(err, cut) {
 				t.Fatalf("FlushOpen: %v, want the cut", err)
 			}
-			// The process dies: the database goes without the store's Close.
-			openMu.Lock()
-			delete(opened, s.dir)
-			openMu.Unlock()
-			if err := s.db.Close(); err != nil {
-				t.Fatal(err)
-			}
-
-			s, err = Open(dir)
-			if err != nil {
-				t.Fatal(err)
+			if tc.crash {
+				// The process dies: the database goes without the store's Close.
+				openMu.Lock()
+				delete(opened, s.dir)
+				openMu.Unlock()
+				if err := s.db.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if s, err = Open(dir); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := FlushOpen(context.Background(), dir); err != nil {
+				t.Fatalf("FlushOpen again: %v", err)
 			}
 			got := map[string]string{}
 			s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
