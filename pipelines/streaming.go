@@ -20,13 +20,16 @@ func (c Config) Streaming() bool {
 // FrequencyOptions returns the options of the TweetFrequency transform for
 // cfg: early firings (a minute's running count written within seconds)
 // when the input is unbounded, none in a batch run, whose windows all
-// close at the end of the input and whose counts are then written once;
+// close at the end of the input and whose counts are then written once,
+// and which counts in windows of a day (BoundedCountWindow: fewer to close);
 // late tweets counted for as long as they are deduplicated (the horizon);
 // and base, the counts a resumed stream continues (FrequencyBase).
 func FrequencyOptions(cfg Config, base transforms.FrequencyBase) transforms.FrequencyOptions {
 	opts := transforms.FrequencyOptions{Lateness: cfg.Horizon, Base: base}
 	if cfg.Streaming() {
 		opts.EarlyFiring = transforms.FiringDelay
+	} else {
+		opts.Window = transforms.BoundedCountWindow
 	}
 	return opts
 }

@@ -25,6 +25,7 @@ func init() {
 	register.Function1x2(splitTotal)
 	register.Function2x1(maxTotal)
 	register.Function2x1(formatTotal)
+	register.Function2x1(minuteLangTotal)
 }
 
 // splitTotal turns "KEY=N" into (KEY, N).
@@ -185,6 +186,49 @@ func toAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// TestFrequencyWindowWidthsAgree counts the same tweets, spread over three
+// days, in windows of an hour (streaming runs), a day (bounded runs:
+// BoundedCountWindow) and ten minutes: every width writes the same count
+// for every minute and language, the tweets' own.
+func TestFrequencyWindowWidthsAgree(t *testing.T) {
+	var specs []string
+	want := map[string]int64{}
+	for i := range 600 {
+		d := time.Duration(i*i*7919%(72*3600)) * time.Second
+		lang := []string{"en", "ja", "und"}[i%3]
+		specs = append(specs, spec(i+1, d, lang))
+		want[schemas.Minute(minuteM.Add(d).Unix())+" "+lang]++
+	}
+	var wantCells []string
+	for k, n := range want {
+		wantCells = append(wantCells, fmt.Sprintf("%s=%d", k, n))
+	}
+	for _, width := range []time.Duration{CountWindow, BoundedCountWindow, 10 * time.Minute} {
+		t.Run(width.String(), func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			tweets := beam.ParDo(s, tweetFromSpec, beam.CreateList(s, specs))
+			cells := TweetFrequencyWith(s, tweets, FrequencyOptions{Window: width})
+			got := beam.WindowInto(s, window.NewGlobalWindows(), beam.ParDo(s, minuteLangTotal, cells))
+			passert.Equals(s, got, toAny(wantCells)...)
+			if err := ptest.Run(p); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// minuteLangTotal renders frequency cells as "YYYYMMDDhhmm LANG=N".
+func minuteLangTotal(cells []schemas.Cell, emit func(string)) error {
+	for _, c := range cells {
+		r, err := schemas.DecodeFrequency(c.Key, c.Value)
+		if err != nil {
+			return err
+		}
+		emit(fmt.Sprintf("%s %s=%d", r.Minute, r.Lang, r.Count))
+	}
+	return nil
 }
 
 // TestMinuteCountsCoder round-trips counts through their wire format.
