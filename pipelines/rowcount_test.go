@@ -1,10 +1,15 @@
 package pipelines
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // checkRowsEqualTables fails the test unless the summary's rows written
@@ -78,4 +83,34 @@ func TestSummaryRowsEqualTables(t *testing.T) {
 			t.Errorf("rows written to %s: %d to the store, %d through CQL", table, n, viaCQL.Rows[table])
 		}
 	}
+}
+
+// TestRunSummaryCounts: a run alone in a process whose workers run in it
+// takes its summary from the counts the process made while it ran (the
+// runner's metrics can lose a bundle's counts: runSummary); a run that
+// another overlapped, or whose workers run elsewhere, takes the runner's
+// metrics (none here: no result).
+func TestRunSummaryCounts(t *testing.T) {
+	ctx := context.Background()
+	read, rows := flow.NewCounter(flow.CounterRead), flow.NewCounter(flow.RowCounterName(schemas.TableRaw))
+	read.Inc(ctx, 3) // before the run: not its own
+
+	c, done := startCounts()
+	read.Inc(ctx, 7)
+	rows.Inc(ctx, 5)
+	if s := runSummary(nil, c, true, time.Second); s.Read != 7 || s.Rows["raw"] != 5 {
+		t.Errorf("alone, in process: read %d, raw rows %d; want the run's own 7 and 5", s.Read, s.Rows["raw"])
+	}
+	if s := runSummary(nil, c, false, time.Second); s.Read != 0 {
+		t.Errorf("workers elsewhere: read %d, want the runner's (no result: 0)", s.Read)
+	}
+	other, otherDone := startCounts() // a second run starts in the process
+	if s := runSummary(nil, c, true, time.Second); s.Read != 0 {
+		t.Errorf("overlapped by another run: read %d, want the runner's (0)", s.Read)
+	}
+	otherDone()
+	if s := runSummary(nil, other, true, time.Second); s.Read != 0 {
+		t.Errorf("a run that started while another ran: read %d, want the runner's (0)", s.Read)
+	}
+	done()
 }

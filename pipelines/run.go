@@ -100,6 +100,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		defer mergeEarly(cfg)()
 	}
 	active0 := flow.ActiveReading()
+	counts, doneCounting := startCounts()
+	defer doneCounting()
 	result, err := runJob(ctx, p)
 	if inProcess {
 		rememberInProcessPrism(endpoint)
@@ -176,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		recordRun(context.WithoutCancel(ctx), rec)
 		return Summary{}, failure
 	}
-	sum := SummaryFromResult(result, elapsed)
+	sum := runSummary(result, counts, workerInProcess(), elapsed)
 	sum.CompactSeconds = compacted.Seconds()
 	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
