@@ -1085,10 +1085,11 @@ func (l *sortedLoad) writeParts(ctx context.Context, name string, readBuf int, r
 // end has more to merge; later, the merge is still under way when the
 // input is read, and the end waits for it. Both ways the run's work is
 // the same: each cell is merged once. On 2 cores, 1 M generated tweets
-// over 1 hour: at 0.85 the merge took 102 of 133 runs and ended about 2 s
-// before the input did, and the end's merge took 1.0 s instead of 6; at
-// 0.9, 0.7 s, ending half a second before the input; at 0.8, 1.3 s.
-const MergeEarlyAt = 0.85
+// over 1 hour: at 0.9 the merge took 108 of 133 runs, ended about half a
+// second before the input did, and left the end 0.7-0.8 s of merging
+// instead of 6; at 0.85, 1.0-1.1 s; at 0.8, 1.3 s. 3 M over 72 h: 2.6 s
+// at 0.9, 3.3 s at 0.85, 20 s without.
+const MergeEarlyAt = 0.9
 
 // inputRead holds, by the absolute directory of a store, how much of its
 // input the run bulk loading it has read (MergeEarly).
