@@ -44,7 +44,11 @@ import (
 // load does not leave all of that merge to the end: once the run has read
 // MergeEarlyAt of its input, it merges the runs spilled so far into tables
 // (the base, mergeBase) while the run reads on, and the end merges only
-// the runs spilled after them. Both are ingested at the end, the base
+// the runs spilled after them. The base's merge goes a key range (part)
+// at a time: if the input is read before it is done, the end lets the
+// parts under way finish and merges the rest, base runs and later runs
+// together, so that it waits no longer than a part for the base
+// (endParts). Both are ingested at the end, the base
 // first (ingest): nothing of the load is on disk before the end, as
 // without a base, so a run killed before it leaves none of its sorted
 // cells, and one killed between the two ingestions has them completed
@@ -107,12 +111,17 @@ type sortedLoad struct {
 	merges    int            // merged runs written, for their names
 	store     string         // the store's directory (MergeEarly's key)
 	based     bool           // the base merge has begun (maybeMergeBase); mu held
-	// The base, once merged (mergeBase; mu held): its tables, the runs
-	// they hold (l.runs[:baseRuns]) and the cells taken into those.
-	baseTables   []string
+	// The base, once merged (mergeBase; mu held): the runs it merged
+	// (l.runs[:baseRuns]), the bounds of its parts and which of those it
+	// wrote (the end cuts it short: cutBase), its tables (those parts')
+	// and the cells written into them.
 	baseRuns     int
+	baseBounds   [][]byte
+	baseDone     []bool
+	baseTables   []string
 	baseCells    int64
-	baseIngested bool // the end ingested the base (ingest)
+	baseIngested bool        // the end ingested the base (ingest)
+	cutBase      atomic.Bool // the end has begun: the base starts no more parts
 	// files is held (read) while a read (scan) reads run files, and
 	// (write) while a merge removes the runs it replaced.
 	files  sync.RWMutex
@@ -987,11 +996,14 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 			l.mu.Unlock()
 		}
 	}()
+	if CrashBeforeIngest == "" {
+		l.cutBase.Store(true) // the base's parts not begun are merged below
+	}
 	l.spills.Wait()
 	if p := l.failed.Load(); p != nil {
 		return *p
 	}
-	if last == nil && len(l.runs) == l.baseRuns && len(l.baseTables) == 0 {
+	if last == nil && len(l.runs) == 0 {
 		l.done.Store(true)
 		return nil
 	}
@@ -1014,7 +1026,8 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	if last != nil {
 		lastRuns = sortChunk(last, runtime.GOMAXPROCS(0))
 	}
-	paths, err := l.writeParts(ctx, "table", mergeReadBuffer, l.runs[l.baseRuns:], last, lastRuns, &merged)
+	bounds, first := l.endParts(last, lastRuns)
+	paths, _, err := l.writeParts(ctx, mergeJob{name: "table", readBuf: mergeReadBuffer, runs: l.runs, bounds: bounds, first: first, last: last, lastRuns: lastRuns}, &merged)
 	if err != nil {
 		return fmt.Errorf("storeio: writing the sorted tables: %w", err)
 	}
@@ -1022,43 +1035,67 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		return fmt.Errorf("storeio: ingesting the sorted tables: %w", err)
 	}
 	l.runs, last = nil, nil
-	l.baseTables, l.baseRuns, l.baseCells = nil, 0, 0
+	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = 0, nil, nil, nil, 0
 	l.done.Store(true)
 	return os.RemoveAll(l.dir)
 }
 
-// writeParts merges runs (but the gone ones) and the sorted runs of chunk
-// last, if any, ranked after them, into tables named name-PART-N.sst and
-// returns their paths: the keys cut into parts of about even work, merged
-// a part a core at a time, reading each run through a buffer of readBuf
-// bytes.
-func (l *sortedLoad) writeParts(ctx context.Context, name string, readBuf int, runs []runFile, last *chunk, lastRuns [][]entry, merged *atomic.Int64) ([]string, error) {
-	// More parts than cores, so that the cores stay busy to the end
-	// however the parts' keys compare in cost.
-	bounds := partitionBounds(runs, last, lastRuns, 8*runtime.GOMAXPROCS(0))
+// mergeJob is a merge of runs into tables (writeParts).
+type mergeJob struct {
+	name    string    // of its tables: name-PART-N.sst
+	readBuf int       // the read buffer of each run file, bytes
+	runs    []runFile // the runs it merges (but the gone ones), ranked by index
+	// The bounds of its parts (partitionBounds: about even work), and per
+	// part the first of runs it merges (nil: the first run).
+	bounds [][]byte
+	first  []int
+	// A chunk in memory, sorted in lastRuns, merged over runs (ranked
+	// after them), if not nil.
+	last     *chunk
+	lastRuns [][]entry
+	// Once true, no part starts (nil: never true).
+	stop *atomic.Bool
+}
+
+// cutBasePart, if not nil, tells the base's merge which parts to leave
+// to the end, as the end's cutBase does (tests).
+var cutBasePart func(p int) bool
+
+// writeParts merges j's parts into tables, a part a core at a time, and
+// returns their paths and which parts it wrote (all of them, unless j.stop
+// came true). merged, if not nil, counts the keys written.
+func (l *sortedLoad) writeParts(ctx context.Context, j mergeJob, merged *atomic.Int64) ([]string, []bool, error) {
 	var lastParts [][]ranked
-	if last != nil {
-		lastParts = chunkSources(last, lastRuns, bounds, len(runs))
+	if j.last != nil {
+		lastParts = chunkSources(j.last, j.lastRuns, j.bounds, len(j.runs))
 	}
-	tables := make([][]string, len(bounds)+1)
+	tables := make([][]string, len(j.bounds)+1)
+	done := make([]bool, len(tables))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for p := range tables {
 		var lo, hi []byte
 		if p > 0 {
-			lo = bounds[p-1]
+			lo = j.bounds[p-1]
 		}
-		if p < len(bounds) {
-			hi = bounds[p]
+		if p < len(j.bounds) {
+			hi = j.bounds[p]
+		}
+		first := 0
+		if j.first != nil {
+			first = j.first[p]
 		}
 		g.Go(func() error {
+			if j.stop != nil && (j.stop.Load() || cutBasePart != nil && cutBasePart(p)) {
+				return nil
+			}
 			var srcs []ranked
 			defer func() { closeSources(srcs) }()
-			for r := range runs {
-				if runs[r].gone {
+			for r := first; r < len(j.runs); r++ {
+				if j.runs[r].gone {
 					continue
 				}
-				fs, err := openFileSource(&runs[r], lo, hi, readBuf)
+				fs, err := openFileSource(&j.runs[r], lo, hi, j.readBuf)
 				if err != nil {
 					return err
 				}
@@ -1067,8 +1104,8 @@ func (l *sortedLoad) writeParts(ctx context.Context, name string, readBuf int, r
 			if lastParts != nil {
 				srcs = append(srcs, lastParts[p]...)
 			}
-			paths, err := l.writeTables(gctx, name, p, srcs, merged)
-			tables[p] = paths
+			paths, err := l.writeTables(gctx, j.name, p, srcs, merged)
+			tables[p], done[p] = paths, err == nil
 			return err
 		})
 	}
@@ -1077,14 +1114,68 @@ func (l *sortedLoad) writeParts(ctx context.Context, name string, readBuf int, r
 	for _, t := range tables {
 		paths = append(paths, t...)
 	}
-	return paths, err
+	return paths, done, err
+}
+
+// endParts returns the parts of the end's merge (Finish), and per part the
+// first run it merges. Without a base: every run and the last chunk,
+// cut into parts of about even work. With one, the runs after the base,
+// the last chunk, and the base's runs where the base did not write its
+// part (cut short by the end: cutBase), again cut by work, and at the
+// edges of those parts of the base as well, so that each part of the end
+// lies in parts of the base that were all written (it merges the runs
+// after the base) or in one that was not (it merges every run).
+func (l *sortedLoad) endParts(last *chunk, lastRuns [][]entry) (bounds [][]byte, first []int) {
+	parts := 8 * runtime.GOMAXPROCS(0) // more than cores: they stay busy to the end however the keys compare in cost
+	if l.baseRuns == 0 {
+		return partitionBounds(l.runs, last, lastRuns, parts), nil
+	}
+	basePart := func(k []byte) int { // the part of the base that holds k
+		if k == nil {
+			return 0
+		}
+		i, found := slices.BinarySearchFunc(l.baseBounds, k, bytes.Compare)
+		if found {
+			i++
+		}
+		return i
+	}
+	// The work: the base's runs, where it did not write them, and the rest.
+	work := slices.Clone(l.runs)
+	for i := range l.baseRuns {
+		work[i].restarts = slices.DeleteFunc(slices.Clone(work[i].restarts), func(r restart) bool { return l.baseDone[basePart(r.key)] })
+	}
+	bounds = partitionBounds(work, last, lastRuns, parts)
+	for p, done := range l.baseDone {
+		if !done {
+			if p > 0 {
+				bounds = append(bounds, l.baseBounds[p-1])
+			}
+			if p < len(l.baseBounds) {
+				bounds = append(bounds, l.baseBounds[p])
+			}
+		}
+	}
+	slices.SortFunc(bounds, bytes.Compare)
+	bounds = slices.CompactFunc(bounds, bytes.Equal)
+	first = make([]int, len(bounds)+1)
+	for p := range first {
+		var lo []byte
+		if p > 0 {
+			lo = bounds[p-1]
+		}
+		if l.baseDone[basePart(lo)] {
+			first[p] = l.baseRuns
+		}
+	}
+	return bounds, first
 }
 
 // MergeEarlyAt is how much of its input a run has read (MergeEarly) when
 // its bulk load merges the runs spilled so far into tables. Earlier, the
 // end has more to merge; later, the merge is still under way when the
-// input is read, and the end waits for it. Both ways the run's work is
-// the same: each cell is merged once. On 2 cores, 1 M generated tweets
+// input is read, and the end takes over the parts it has not begun. Both
+// ways the run's work is the same: each cell is merged once. On 2 cores, 1 M generated tweets
 // over 1 hour: at 0.9 the merge took 108 of 133 runs, ended about half a
 // second before the input did, and left the end 0.7-0.8 s of merging
 // instead of 6; at 0.85, 1.0-1.1 s; at 0.8, 1.3 s. 3 M over 72 h: 2.6 s
@@ -1141,11 +1232,15 @@ func (l *sortedLoad) maybeMergeBase() {
 const baseReadBuffer = 16 << 10
 
 // mergeBase merges runs, the first n of the load, into the base's tables,
-// which the end ingests before its own (ingest). Until then the runs
-// stay: reads find the base's cells there.
+// which the end ingests before its own (ingest), a part at a time: once
+// the end has begun (cutBase), no part starts, and the end merges the
+// parts not written with its own. Until then the runs stay: reads find
+// the base's cells there.
 func (l *sortedLoad) mergeBase(n int, runs []runFile) {
 	defer l.spills.Done()
-	paths, err := l.writeParts(context.Background(), "base", baseReadBuffer, runs, nil, nil, nil)
+	bounds := partitionBounds(runs, nil, nil, 8*runtime.GOMAXPROCS(0))
+	var keys atomic.Int64
+	paths, done, err := l.writeParts(context.Background(), mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: bounds, stop: &l.cutBase}, &keys)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.merging = false
@@ -1153,10 +1248,7 @@ func (l *sortedLoad) mergeBase(n int, runs []runFile) {
 		l.fail(fmt.Errorf("storeio: writing the first sorted tables: %w", err))
 		return
 	}
-	l.baseTables, l.baseRuns = paths, n
-	for _, r := range runs {
-		l.baseCells += r.cells
-	}
+	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = n, bounds, done, paths, keys.Load()
 	l.maybeMerge()
 }
 
@@ -1236,7 +1328,9 @@ var cutIngest = func(stage string) error {
 
 // CrashBeforeIngest is for crash tests (TestKilledBoundedRunRunAgain):
 // set to "base" or "tables", the end of a load with a base exits the
-// process (status 9) right before that ingestion, as a crash would.
+// process (status 9) right before that ingestion, as a crash would. Set,
+// the end lets the base's merge write all its parts rather than cut it
+// short, so that a base under way still has tables to ingest.
 var CrashBeforeIngest string
 
 // names returns the file names of paths.

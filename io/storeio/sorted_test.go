@@ -29,7 +29,9 @@ import (
 // tables' cells pass through the memtable as before. With a base (the
 // load told, half way, that its input is read: MergeEarly), the runs
 // spilled by then are merged into the base's tables while the writes go
-// on, over the same keys, and the end ingests both.
+// on, over the same keys, and the end ingests both; cut short (as the end
+// cuts a base whose merge is under way), the base writes some of its
+// parts, and the end merges the others with its own runs.
 func TestSortedLoadKeepsLastWrite(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -37,19 +39,25 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 		sortRun    int
 		blockBytes int
 		writes     int
-		fanIn      int  // runFanIn: 0, none merged before the end
-		base       bool // MergeEarly says the input is read half way through the writes
+		fanIn      int              // runFanIn: 0, none merged before the end
+		base       bool             // MergeEarly says the input is read half way through the writes
+		cut        func(p int) bool // the base's parts left to the end (cutBasePart)
 	}{
-		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, false},
-		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000, 0, false},
-		{"runs of many blocks", 4 << 10, 7, 100, 3000, 0, false},
-		{"many small runs", 256, 3, 64 << 10, 2000, 0, false},
-		{"runs merged while loading", 256, 3, 64 << 10, 3000, 3, false},
-		{"runs of many blocks merged", 1 << 10, 7, 100, 3000, 2, false},
-		{"base merged early", 2 << 10, 7, 64 << 10, 3000, 0, true},
-		{"base of many blocks", 1 << 10, 7, 100, 3000, 0, true},
-		{"base and runs merged while loading", 256, 3, 64 << 10, 3000, 3, true},
-		{"base with one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, true},
+		{"one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, false, nil},
+		{"runs and sort runs", 2 << 10, 7, 64 << 10, 3000, 0, false, nil},
+		{"runs of many blocks", 4 << 10, 7, 100, 3000, 0, false, nil},
+		{"many small runs", 256, 3, 64 << 10, 2000, 0, false, nil},
+		{"runs merged while loading", 256, 3, 64 << 10, 3000, 3, false, nil},
+		{"runs of many blocks merged", 1 << 10, 7, 100, 3000, 2, false, nil},
+		{"base merged early", 2 << 10, 7, 64 << 10, 3000, 0, true, nil},
+		{"base of many blocks", 1 << 10, 7, 100, 3000, 0, true, nil},
+		{"base and runs merged while loading", 256, 3, 64 << 10, 3000, 3, true, nil},
+		{"base with one chunk in memory", 1 << 20, 1 << 17, 64 << 10, 500, 0, true, nil},
+		{"base cut short", 1 << 10, 7, 100, 3000, 0, true, func(p int) bool { return p >= 5 }},
+		{"base cut before its first part", 2 << 10, 7, 64 << 10, 3000, 0, true, func(int) bool { return true }},
+		{"base cut in every third part", 1 << 10, 7, 100, 3000, 0, true, func(p int) bool { return p%3 == 1 }},
+		{"base cut but in every third part", 2 << 10, 7, 64 << 10, 3000, 0, true, func(p int) bool { return p%3 != 1 }},
+		{"base cut short, runs merged while loading", 256, 3, 64 << 10, 3000, 3, true, func(p int) bool { return p%2 == 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			oldChunk, oldRun, oldBlock, oldFanIn := sortedChunkBytes, sortRun, runBlockBytes, runFanIn
@@ -143,6 +151,10 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 			if tc.base {
 				defer MergeEarly(dir, func() float64 { return 2 * float64(written.Load()) / float64(tc.writes) })()
 			}
+			if tc.cut != nil {
+				cutBasePart = tc.cut
+				t.Cleanup(func() { cutBasePart = nil })
+			}
 			rng := rand.New(rand.NewPCG(1, uint64(tc.writes)))
 			other := 0
 			for w := 0; w < tc.writes; written.Store(int64(w)) {
@@ -191,10 +203,26 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 			if tc.base {
 				s.sorted.spills.Wait() // the base's merge
 				l := s.sorted
-				if spilled := len(l.runs) > 0; spilled && (len(l.baseTables) == 0 || l.baseRuns == 0 || l.baseCells == 0) {
-					t.Fatalf("no base after half the writes: %d runs, base of %d runs, %d tables, %d cells", len(l.runs), l.baseRuns, len(l.baseTables), l.baseCells)
-				} else if !spilled && l.based {
+				written, cut := 0, 0
+				for p, d := range l.baseDone {
+					if d {
+						written++
+					}
+					if tc.cut != nil && tc.cut(p) {
+						cut++
+					}
+				}
+				switch spilled := len(l.runs) > 0; {
+				case !spilled && l.based:
 					t.Fatal("a base of no run")
+				case spilled && l.baseRuns == 0:
+					t.Fatalf("no base after half the writes: %d runs", len(l.runs))
+				case spilled && written != len(l.baseDone)-cut:
+					t.Fatalf("%d of the base's %d parts written, want %d", written, len(l.baseDone), len(l.baseDone)-cut)
+				case tc.cut != nil && (cut == 0 || len(l.baseDone) < 4):
+					t.Fatalf("base of %d parts, %d cut: the case wants some of several cut", len(l.baseDone), cut)
+				case (written > 0) != (len(l.baseTables) > 0 && l.baseCells > 0):
+					t.Fatalf("base of %d parts written: %d tables, %d cells", written, len(l.baseTables), l.baseCells)
 				}
 				check("after the base's merge")
 			}
@@ -531,6 +559,7 @@ func TestSortedLoadBaseStays(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	s.sorted.spills.Wait() // the base's merge, whole (the end cuts short one under way)
 	if _, err := FlushOpen(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
