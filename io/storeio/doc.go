@@ -23,10 +23,11 @@
 // time, spilled as sorted runs, and merged into sorted tables, written
 // around the page cache where the system allows it (direct.go), that
 // Pebble ingests at the end of the run (FlushOpen): most of them merged
-// while the run reads the last of its input (MergeEarly), the rest at the
-// end, in one sublevel above them (sorted.go); reads during the run (Get,
-// Scan) see them. The run then compacts the rest (CompactOpen): the
-// identity, geo and smaller tables.
+// while the run reads the last of its input (MergeEarly; the end takes
+// over the key ranges of that merge not begun when the input is read),
+// the rest at the end, in one sublevel above them (sorted.go); reads
+// during the run (Get, Scan) see them. The run then compacts the rest
+// (CompactOpen): the identity, geo and smaller tables.
 //
 // A store is opened once per process and shared: Beam runs several bundles
 // of the sink at once in one process under prism and the portable runner
