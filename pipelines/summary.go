@@ -84,12 +84,12 @@ func SummaryFromResult(r beam.PipelineResult, elapsed time.Duration) Summary {
 			counters[c.Key.Name] += c.Result()
 		}
 	}
-	return SummaryFromCounters(counters, elapsed)
+	return summaryFromCounters(counters, elapsed)
 }
 
-// SummaryFromCounters builds a summary from the project's counters, by
+// summaryFromCounters builds a summary from the project's counters, by
 // name (flow.Counter*), and the run's wall time.
-func SummaryFromCounters(counters map[string]int64, elapsed time.Duration) Summary {
+func summaryFromCounters(counters map[string]int64, elapsed time.Duration) Summary {
 	s := Summary{
 		Read:         counters[flow.CounterRead],
 		Indexed:      counters[flow.CounterIndexed],
@@ -177,5 +177,5 @@ func runSummary(r beam.PipelineResult, c runCounts, inProcess bool, elapsed time
 	for name, n := range c.local0 {
 		now[name] -= n
 	}
-	return SummaryFromCounters(now, elapsed)
+	return summaryFromCounters(now, elapsed)
 }
