@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -390,11 +391,24 @@ func FreshSink(ctx context.Context, cfg Config) (bool, error) {
 }
 
 // mergeEarly tells the bulk load of the run's store how much of the input
-// the run has read (storeio.MergeEarly): the bytes read in this process,
-// of the size of the files the run reads, so that the load merges most of
-// its cells while the rest is read. A run from Kafka, whose size is not
-// known before it ends, leaves the whole merge to its end.
+// the run has read (storeio.MergeEarly), so that the load merges most of
+// its cells while the rest is read: the bytes read in this process, of
+// the size of the files the run reads; or, from Kafka, the offsets read
+// of those between the start and the stop of each partition
+// (kafkaio.ReadProgress), once the read has resolved them. A read whose
+// end is not known until it gets there (a stop time not reached yet)
+// leaves the whole merge to the end.
 func mergeEarly(cfg Config) (stop func()) {
+	if cfg.Kafka != nil {
+		topic, since := cfg.Kafka.Topic, time.Now()
+		return storeio.MergeEarly(cfg.Store, func() float64 {
+			read, total, ok := kafkaio.ReadProgress(topic, since)
+			if !ok || total == 0 {
+				return 0
+			}
+			return float64(read) / float64(total)
+		})
+	}
 	if cfg.Input == "" {
 		return func() {}
 	}

@@ -48,6 +48,7 @@ func (f *listPartitionsFn) ProcessElement(ctx context.Context, _ []byte, emit fu
 	if err != nil {
 		return err
 	}
+	notePlan(cfg.Topic, parts)
 	for _, p := range parts {
 		log.Infof(ctx, "kafkaio: %s reads offsets [%d, %s)", p.source(), p.Start, endString(p))
 		emit(p)

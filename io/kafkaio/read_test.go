@@ -2,6 +2,7 @@ package kafkaio
 
 import (
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
@@ -10,7 +11,8 @@ import (
 
 // TestReadOffsetRanges reads a three-partition topic between start and stop
 // positions given as offsets (and the log's ends) on prism, and checks the
-// exact records, their origins and the batching.
+// exact records, their origins and the batching, and that ReadProgress
+// ends with every offset of the ranges read.
 func TestReadOffsetRanges(t *testing.T) {
 	const topic = "tweets"
 	addr := kafkatest.StartBroker(t, map[string]int{topic: 3})
@@ -36,9 +38,20 @@ func TestReadOffsetRanges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			key, sink := newSink(t)
 			cfg := Config{Brokers: []string{addr}, Topic: topic, Start: tc.start, Stop: tc.stop, MaxBatchRecords: tc.batch}
+			since := time.Now()
+			if _, _, ok := ReadProgress(topic, since); ok {
+				t.Error("ReadProgress before the read resolved its partitions: ok")
+			}
 			res, err := ptest.RunWithMetrics(readPipeline(cfg, key))
 			if err != nil {
 				t.Fatal(err)
+			}
+			var offsets int64
+			for _, r := range tc.want {
+				offsets += r[1] - r[0]
+			}
+			if read, total, ok := ReadProgress(topic, since); !ok || read != offsets || total != offsets {
+				t.Errorf("ReadProgress after the read: %d of %d offsets, %v; want %d of %d, true", read, total, ok, offsets, offsets)
 			}
 			got := sink.snapshot()
 			if d := diffLines(lines(got), want(topic, tc.want)); d != "" {
