@@ -123,6 +123,7 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	if cfg.Kafka != nil {
 		kcfg := *cfg.Kafka
 		kcfg.CommitAcked = ack
+		kcfg.Paced = opts.PacedRead
 		records = kafkaio.Read(s, kcfg)
 	} else {
 		records = archiveio.Read(s, cfg.Input, cfg.Archive)
@@ -205,6 +206,11 @@ type BuildOptions struct {
 	// earlier run stored a tweet, so deduplication needs no lookup of a
 	// new tweet's id in it.
 	FreshSink bool
+	// PacedRead makes a bounded Kafka read checkpoint and pause when the
+	// run is behind (kafkaio.Config.Paced), as the file reader does: for
+	// runs whose workers run in this process (local flow control), on a
+	// runner that passes a bundle's output on only when it ends.
+	PacedRead bool
 }
 
 func unixOrZero(t time.Time) int64 {

@@ -63,6 +63,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		BulkStore:     cfg.Store != "" && !cfg.Streaming() && workerInProcess(),
 		DedupInMemory: !cfg.Streaming() && inProcess,
 		FreshSink:     fresh,
+		PacedRead:     workerInProcess(),
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {

@@ -513,7 +513,10 @@ func TestStreamLateTweetRefiresMinute(t *testing.T) {
 }
 
 // TestStreamingMatchesKafkaRead checks Config.Streaming, which turns early
-// firings on, against the boundedness of what kafkaio.Read builds.
+// firings on, against what kafkaio.Read reads: a range that ends, with no
+// watermark before its end (kafkaio.Config.Bounded), runs as a batch, as
+// files do, and is a bounded PCollection unless it is paced (as runs with
+// their workers in process read it), which checkpoints.
 func TestStreamingMatchesKafkaRead(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -530,10 +533,18 @@ func TestStreamingMatchesKafkaRead(t *testing.T) {
 			cfg := Config{Kafka: tc.kafka, Input: "x", Store: "y"}
 			if tc.kafka != nil {
 				cfg.Input = ""
-				_, s := beam.NewPipelineWithRoot()
-				// A PCollection's String ends in ":unbounded" when it is.
-				if got := strings.HasSuffix(kafkaio.Read(s, *tc.kafka).String(), ":unbounded}"); got != tc.want {
-					t.Fatalf("kafkaio.Read output unbounded = %v, test expects %v", got, tc.want)
+				if got := !tc.kafka.Bounded(); got != tc.want {
+					t.Fatalf("kafkaio.Config.Bounded() = %v, test expects %v", !got, !tc.want)
+				}
+				for _, paced := range []bool{false, true} {
+					_, s := beam.NewPipelineWithRoot()
+					kcfg := *tc.kafka
+					kcfg.Paced = paced
+					// A PCollection's String ends in ":unbounded" when it is.
+					want := tc.want || paced
+					if got := strings.HasSuffix(kafkaio.Read(s, kcfg).String(), ":unbounded}"); got != want {
+						t.Fatalf("kafkaio.Read output (paced %v) unbounded = %v, test expects %v", paced, got, want)
+					}
 				}
 			}
 			if got := cfg.Streaming(); got != tc.want {

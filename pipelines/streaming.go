@@ -10,9 +10,10 @@ import (
 )
 
 // Streaming reports whether cfg reads an unbounded input: Kafka without
-// Stop, or committing offsets (kafkaio.Read's output is then unbounded even
-// with Stop). Files and a bounded Kafka read (Stop, no Commit) run as a
-// batch job.
+// Stop, or committing offsets (a read that commits reads as an unbounded
+// one, its watermark following tweet time, even with Stop). Files and a
+// bounded Kafka read (Stop, no Commit: kafkaio.Config.Bounded) run as a
+// batch: their windows close when the input ends.
 func (c Config) Streaming() bool {
 	return c.Kafka != nil && (c.Kafka.Stop == "" || c.Kafka.Commit)
 }

@@ -98,6 +98,17 @@ type Config struct {
 	// the read commit its offsets) and take the watermark
 	// (DefaultCheckpointInterval if 0).
 	CheckpointInterval time.Duration
+	// Paced makes a bounded read (Bounded) read in steps of at most
+	// CheckpointInterval, as an unbounded read does, and pause while a
+	// run whose stages share its process is behind (flow.Backlogged), so
+	// that the run's memory does not grow with what it reads: for a
+	// runner that passes a bundle's output on only when the bundle ends
+	// and splits no read (prism). Its output is then unbounded to Beam (a
+	// splittable DoFn that checkpoints), as the file reader's is. Off (the
+	// default), each partition is read in one call, and the output is a
+	// bounded PCollection: what Flink and Dataflow run as a batch job.
+	// Unbounded reads always checkpoint, and pause the same way.
+	Paced bool
 	// RetryTimeout is how long a failing broker call is retried, with
 	// backoff, before the read fails (DefaultRetryTimeout if 0).
 	RetryTimeout time.Duration
@@ -196,10 +207,13 @@ func parsePosition(s string, start bool) (position, error) {
 	return position{kind: posTime, time: t}, nil
 }
 
-// Bounded reports whether Read's output is a bounded PCollection: Stop is
-// set and Commit is not. A read that commits ends at Stop all the same, but
-// is unbounded: offsets are committed as checkpoints are resumed, which
-// only an unbounded read does.
+// Bounded reports whether Read reads a bounded range: Stop is set and
+// Commit is not. Such a read ends at Stop with no watermark of its own
+// (the input's windows close when it ends), and commits nothing; its
+// output is a bounded PCollection (runners run it as a batch job) unless
+// it is Paced. A read that commits ends at Stop all the same, but reads as
+// an unbounded read does, its watermark following tweet time: offsets are
+// committed as its checkpoints are resumed.
 func (c Config) Bounded() bool { return c.Stop != "" && !c.Commit }
 
 // Validate checks the configuration and reports every problem, one line

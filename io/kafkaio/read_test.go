@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/transforms/flow"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
@@ -84,5 +86,68 @@ func TestReadOffsetRanges(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPacedReadPausesWhileBacklogged reads a bounded range paced (as a
+// run with its workers in process does: Config.Paced) in small steps,
+// starting while the run's backlog is full: the read pauses, and once the
+// backlog drains it reads every record once, in batches of consecutive
+// offsets across its checkpoints.
+func TestPacedReadPausesWhileBacklogged(t *testing.T) {
+	const topic = "paced"
+	addr := kafkatest.StartBroker(t, map[string]int{topic: 2})
+	kafkatest.Produce(t, addr, topic, 0, values(0, 0, 300))
+	kafkatest.Produce(t, addr, topic, 1, values(1, 0, 120))
+
+	flow.EnableLocalFlowControl()
+	full := flow.MaxBacklog + 1
+	flow.AddBacklog(full)
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			flow.AddBacklog(-full)
+		}
+	}
+	defer release()
+	paused := make(chan struct{}, 1)
+	onPause = func() {
+		select {
+		case paused <- struct{}{}:
+		default:
+		}
+	}
+	defer func() { onPause = nil }()
+
+	key, sink := newSink(t)
+	cfg := Config{Brokers: []string{addr}, Topic: topic, Stop: "latest", Paced: true, MaxBatchRecords: 7, CheckpointInterval: time.Millisecond}
+	since := time.Now()
+	errc := make(chan error, 1)
+	go func() { errc <- ptest.Run(readPipeline(cfg, key)) }()
+	select {
+	case <-paused:
+	case err := <-errc:
+		t.Fatalf("the read ended while the backlog was full: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("the read did not pause while the backlog was full")
+	}
+	if read, total, ok := ReadProgress(topic, since); !ok || read != 0 || total != 420 {
+		t.Errorf("paused: ReadProgress %d of %d, %v; want 0 of 420, true", read, total, ok)
+	}
+	release()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	got := sink.snapshot()
+	if d := diffLines(lines(got), want(topic, map[int][2]int64{0: {0, 300}, 1: {0, 120}})); d != "" {
+		t.Errorf("records differ:\n%s", d)
+	}
+	for _, b := range got {
+		for i, r := range b.recs[1:] {
+			if r.Origin.Source != b.recs[0].Origin.Source || r.Origin.Line != b.recs[i].Origin.Line+1 {
+				t.Errorf("batch is not consecutive offsets of one partition: %v then %v", b.recs[i].Origin, r.Origin)
+			}
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/segmentio/kafka-go/protocol"
 
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // errDrained is the cause of a read's context cancelled by a drain.
@@ -76,6 +77,7 @@ const (
 	caughtUp                  // a poll found nothing more to read
 	checkpoint                // the time to checkpoint has come
 	drained                   // Drain was called
+	backlogged                // the run's backlog is full (flow.Backlogged): end the bundle, which passes its output on
 )
 
 // readState is one ProcessElement call's read of a partition.
@@ -98,6 +100,9 @@ type readState struct {
 	// emptyAt is the offset of the last fetch if it found no records
 	// below the high watermark, -1 otherwise.
 	emptyAt int64
+	// paced: the call can end its bundle (it checkpoints), and returns
+	// backlogged when the run's backlog is full (flow.Backlogged).
+	paced bool
 }
 
 func (r *reader) newState(p partitionRead, rt *sdf.LockRTracker, we *watermarkEstimator, emit func(beam.EventTime, []schemas.Record)) *readState {
@@ -148,6 +153,9 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		notePosition(s)
 		if stop {
 			return out, nil
+		}
+		if s.paced && flow.Backlogged() {
+			return backlogged, nil
 		}
 		if n == 0 && s.next >= s.hwm {
 			return caughtUp, nil
