@@ -28,7 +28,12 @@
 //
 // With Config.Stop (and without Config.Commit) the output is a bounded
 // PCollection (what a backfill needs: runners run it as a batch job) and
-// each partition is read to its stop offset in one call. Without it the output is unbounded: each call
+// each partition is read to its stop offset in one call, unless the read
+// is Config.Paced (a run whose workers share its process, on prism, which
+// passes a bundle's output on only when the bundle ends): it then reads in
+// steps as an unbounded read does, and pauses while the run's backlog is
+// full (flow.Backlogged), its output unbounded to Beam but its end the
+// same. Without Stop the output is unbounded: each call
 // reads for at most Config.CheckpointInterval, then returns
 // sdf.ResumeProcessingIn so that the runner commits the output and takes
 // the watermark; a poll that finds nothing asks to be resumed after
