@@ -161,7 +161,7 @@ func (f *readFn) WatermarkEstimatorState(we *watermarkEstimator) watermarkState 
 // asks to be resumed: at once if records are flowing, after PollInterval
 // if the partition is caught up.
 func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
-	if !flow.WaitBacklog(ctx, BacklogWait, 0) {
+	if !waitBacklog(ctx) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	s := f.r.newState(p, rt, we, emit)
@@ -176,11 +176,10 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 	if f.r.cfg.CommitAcked {
 		f.r.emitGap(s)
 	}
+	if pc, ok := resumed(out); ok {
+		return pc, nil
+	}
 	switch out {
-	case checkpoint:
-		return sdf.ResumeProcessingIn(0), nil
-	case backlogged:
-		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	case caughtUp:
 		if p.StopTime == 0 || time.Now().UnixMilli() < p.StopTime {
 			we.caughtUp(time.Now())
@@ -254,10 +253,7 @@ type pacedReadFn struct {
 // resumed; it ends the read at the end of the range, or at the stop time
 // once the partition is caught up after it.
 func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
-	if !flow.WaitBacklog(ctx, BacklogWait, 0) {
-		if onPause != nil {
-			onPause()
-		}
+	if !waitBacklog(ctx) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	s := f.r.newState(p, rt, nil, emit)
@@ -266,11 +262,10 @@ func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	if err != nil {
 		return sdf.StopProcessing(), err
 	}
+	if pc, ok := resumed(out); ok {
+		return pc, nil
+	}
 	switch out {
-	case checkpoint:
-		return sdf.ResumeProcessingIn(0), nil
-	case backlogged:
-		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	case caughtUp:
 		if p.StopTime == 0 || time.Now().UnixMilli() < p.StopTime {
 			// Not there yet (a stop offset ahead of the log, or the stop
@@ -283,9 +278,36 @@ func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	return sdf.StopProcessing(), finish(rt)
 }
 
-// onPause, if not nil, is called when a paced read ends its bundle
+// waitBacklog is the first thing of a checkpointing read's step: it
+// waits for the run's backlog to drain (flow.WaitBacklog) while the step
+// has read nothing, and reports whether the step reads; if not, the step
+// ends its bundle, to be resumed after flow.BacklogPause.
+func waitBacklog(ctx context.Context) bool {
+	if flow.WaitBacklog(ctx, BacklogWait, 0) {
+		return true
+	}
+	if onPause != nil {
+		onPause()
+	}
+	return false
+}
+
+// onPause, if not nil, is called when a read's step ends its bundle
 // without reading because the run's backlog is full (tests).
 var onPause func()
+
+// resumed returns how a checkpointing read's step that ended with out
+// asks to be resumed, if it does: at once after a checkpoint, after
+// flow.BacklogPause when the run's backlog is full.
+func resumed(out outcome) (sdf.ProcessContinuation, bool) {
+	switch out {
+	case checkpoint:
+		return sdf.ResumeProcessingIn(0), true
+	case backlogged:
+		return sdf.ResumeProcessingIn(flow.BacklogPause), true
+	}
+	return nil, false
+}
 
 // BacklogWait is how long a read that has not emitted yet in its bundle
 // waits for the run's backlog to drain (flow.WaitBacklog) before it ends
