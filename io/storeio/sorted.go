@@ -139,7 +139,6 @@ type runFile struct {
 	path     string
 	restarts []restart
 	rows     rowFilter // the row keys of its raw cells
-	cells    int64     // the cells taken into it (one key written twice counts twice)
 	level    int       // 0: a spilled chunk; n + 1: a merge of runFanIn runs of level n
 	gone     bool      // merged into a later run (mergeRuns): it holds nothing
 }
@@ -305,7 +304,6 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
 		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0], nil)
 		rf.rows = newRowFilter(len(c.rows), maps.Keys(c.rows))
-		rf.cells = int64(len(c.ents))
 		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
@@ -387,9 +385,6 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		}
 		rf.level = level + 1
 		rf.rows = newRowFilter(len(rows), slices.Values(rows))
-		for _, r := range runs {
-			rf.cells += r.cells
-		}
 		l.files.Lock() // no read is reading the runs replaced
 		defer l.files.Unlock()
 		l.mu.Lock()
