@@ -126,7 +126,9 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 		kcfg.Paced = opts.PacedRead
 		records = kafkaio.Read(s, kcfg)
 	} else {
-		records = archiveio.Read(s, cfg.Input, cfg.Archive)
+		acfg := cfg.Archive
+		acfg.Paced = opts.PacedRead
+		records = archiveio.Read(s, cfg.Input, acfg)
 	}
 
 	freq := FrequencyOptions(cfg, opts.Base) // early firings when streaming; a resumed stream's counts
@@ -206,10 +208,13 @@ type BuildOptions struct {
 	// earlier run stored a tweet, so deduplication needs no lookup of a
 	// new tweet's id in it.
 	FreshSink bool
-	// PacedRead makes a bounded Kafka read checkpoint and pause when the
-	// run is behind (kafkaio.Config.Paced), as the file reader does: for
-	// runs whose workers run in this process (local flow control), on a
-	// runner that passes a bundle's output on only when it ends.
+	// PacedRead makes the file reader and a bounded Kafka read
+	// checkpoint, and pause when the run is behind (archiveio.Options.Paced,
+	// kafkaio.Config.Paced): for runs whose workers run in this process
+	// (local flow control), on a runner that passes a bundle's output on
+	// only when it ends. Without it both read in one call per file or
+	// partition, and a bounded run's input is a bounded PCollection (a
+	// batch job on Flink and Dataflow).
 	PacedRead bool
 }
 

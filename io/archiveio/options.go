@@ -15,7 +15,7 @@ const faultDataBytes = 1 << 10
 // crafted file cannot recurse without end.
 const maxDepth = 8
 
-// Options tunes ReadFile. The zero value selects the defaults.
+// Options tunes ReadFile and Read. The zero value selects the defaults.
 type Options struct {
 	// BatchRecords is the largest number of records in one batch
 	// (DefaultBatchRecords if 0).
@@ -35,6 +35,16 @@ type Options struct {
 	// names a time outside it (see PathInterval): a backfill of two hours
 	// of a daily Stream Grab tar decompresses two hours of members.
 	Range TimeRange
+	// Paced is for Read: each file is read in steps of at most
+	// DefaultBundleBatches batches, checkpointing between them, with a
+	// pause while a run whose stages share its process is behind
+	// (flow.Backlogged), so that the run's memory does not grow with what
+	// it reads: for a runner that passes a bundle's output on only when
+	// the bundle ends (prism). Its output is then unbounded to Beam (a
+	// splittable DoFn that checkpoints). Off (the default), each file is
+	// read in one call, and the output is a bounded PCollection: what
+	// Flink and Dataflow run as a batch job.
+	Paced bool
 }
 
 func (o Options) withDefaults() Options {

@@ -20,7 +20,8 @@ import (
 
 func init() {
 	register.DoFn2x1[[]byte, func(string), error](&expandFn{})
-	register.DoFn4x2[context.Context, *sdf.LockRTracker, string, func([]schemas.Record), sdf.ProcessContinuation, error](&readFn{})
+	register.DoFn4x2[context.Context, *sdf.LockRTracker, string, func([]schemas.Record), sdf.ProcessContinuation, error](&pacedReadFn{})
+	register.DoFn4x1[context.Context, *sdf.LockRTracker, string, func([]schemas.Record), error](&boundedReadFn{})
 	register.Emitter1[string]()
 	register.Emitter1[[]schemas.Record]()
 	beam.RegisterType(reflect.TypeOf((*schemas.Record)(nil)).Elem())
@@ -50,9 +51,13 @@ var (
 //
 // Files are expanded in one worker, then spread over workers one file at a
 // time: the unit of parallelism is a file. Each file is read by a
-// splittable DoFn that checkpoints every DefaultBundleBatches batches, so that a
-// bundle's output, and what a runner holds of it at a time, stays small
-// however large the file.
+// splittable DoFn, in one call, and the output is a bounded PCollection
+// (Flink and Dataflow run it as a batch job, and pass a bundle's output
+// on as it is emitted); or, with opts.Paced, in steps of
+// DefaultBundleBatches batches, checkpointing between them, so that a
+// bundle's output, and what a runner that holds it until the bundle ends
+// (prism) holds of it at a time, stays small however large the file: the
+// output is then unbounded to Beam.
 func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
 	s = s.Scope("archiveio.Read")
 	// A relative pattern names files from the directory of the process
@@ -63,7 +68,10 @@ func Read(s beam.Scope, pattern string, opts Options) beam.PCollection {
 	}
 	files := beam.ParDo(s, &expandFn{Pattern: pattern, Range: opts.Range}, beam.Impulse(s))
 	files = beam.Reshuffle(s, files)
-	return beam.ParDo(s, &readFn{Options: opts}, files)
+	if opts.Paced {
+		return beam.ParDo(s, &pacedReadFn{readBaseFn: readBaseFn{Options: opts}}, files)
+	}
+	return beam.ParDo(s, &boundedReadFn{readBaseFn{Options: opts}}, files)
 }
 
 // expandFn emits the files matching Pattern that can hold tweets of Range.
@@ -104,42 +112,108 @@ const BacklogWait = time.Second
 // 100K bench to 2.72-2.78 s (2.80-3.62); 64 was no faster than 16.
 const DefaultBundleBatches = 16
 
-// readFn reads one file into batches of records. It is a splittable DoFn
-// over the file's batch indexes [0, math.MaxInt64): it claims each batch
-// before emitting it and checkpoints after DefaultBundleBatches of them, leaving
-// the file open (a cursor) for the bundle that resumes it.
-type readFn struct {
+// readBaseFn is what the two file readers share, as textio's readBaseFn:
+// a splittable DoFn over a file's batch indexes [0, math.MaxInt64), which
+// claims each batch before emitting it.
+type readBaseFn struct {
 	Options Options
-
-	sent int // records emitted in this bundle, for flow.WaitBacklog
 }
 
-// StartBundle counts the bundle's records from zero.
-func (f *readFn) StartBundle(_ func([]schemas.Record)) { f.sent = 0 }
-
 // CreateInitialRestriction covers every batch of the file.
-func (f *readFn) CreateInitialRestriction(string) offsetrange.Restriction {
+func (f *readBaseFn) CreateInitialRestriction(string) offsetrange.Restriction {
 	return offsetrange.Restriction{Start: 0, End: math.MaxInt64}
 }
 
 // SplitRestriction keeps a file whole: batches are found by reading.
-func (f *readFn) SplitRestriction(_ string, rest offsetrange.Restriction) []offsetrange.Restriction {
+func (f *readBaseFn) SplitRestriction(_ string, rest offsetrange.Restriction) []offsetrange.Restriction {
 	return []offsetrange.Restriction{rest}
 }
 
 // RestrictionSize is a constant: a file's size in batches is not known
 // before it is read.
-func (f *readFn) RestrictionSize(string, offsetrange.Restriction) float64 { return 1 }
+func (f *readBaseFn) RestrictionSize(string, offsetrange.Restriction) float64 { return 1 }
 
 // CreateTracker tracks the batches claimed.
-func (f *readFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
+func (f *readBaseFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTracker {
 	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
 }
 
+// readOn emits the batches of c from the restriction's first, until the
+// end of the file, or until more returns false before a batch (then it
+// returns false, the file not read to its end). A batch the tracker
+// refuses (the runner split the rest off) ends the read: c is closed and
+// stop is true.
+func readOn(rt *sdf.LockRTracker, c *cursor, emit func([]schemas.Record), more func() bool) (ended, stop bool) {
+	for more() {
+		recs, ok := c.take()
+		if !ok {
+			return true, false
+		}
+		if !rt.TryClaim(c.next - 1) {
+			c.close()
+			return false, true
+		}
+		emit(recs)
+	}
+	return false, false
+}
+
+// end claims the rest of the file's range once its last batch is read,
+// counts the file, and emits the read's failure, if any, as a faulted
+// record at line 0. Only cancellation is an error.
+func (f *readBaseFn) end(ctx context.Context, rt *sdf.LockRTracker, path string, c *cursor, emit func([]schemas.Record)) error {
+	rt.TryClaim(int64(math.MaxInt64 - 1))
+	bytesRead.Inc(ctx, c.stats.Bytes)
+	localFiles.Add(1)
+	switch err := c.err; {
+	case err == nil:
+		filesRead.Inc(ctx, 1)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	default:
+		emit([]schemas.Record{{Origin: schemas.Origin{Source: path}, Fault: err.Error()}})
+	}
+	return nil
+}
+
+// boundedReadFn reads one file into batches of records in one call, and
+// its output is a bounded PCollection: a batch job on Flink and Dataflow,
+// whose runners pass a bundle's output on as it is emitted (prism holds
+// it until the bundle ends: runs whose workers share its process use
+// pacedReadFn).
+type boundedReadFn struct {
+	readBaseFn
+}
+
 // ProcessElement reads the file at path from the restriction's first
-// batch. A file that cannot be opened is emitted as a faulted record; only
-// cancellation fails the bundle.
-func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
+// batch to its end. A file that cannot be opened is emitted as a faulted
+// record; only cancellation fails the bundle.
+func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) error {
+	c := takeCursor(path, rt.GetRestriction().(offsetrange.Restriction).Start, f.Options)
+	if ended, _ := readOn(rt, c, emit, func() bool { return true }); !ended {
+		return nil
+	}
+	return f.end(ctx, rt, path, c, emit)
+}
+
+// pacedReadFn reads one file into batches of records in steps (Options.Paced):
+// it checkpoints after DefaultBundleBatches batches, or as soon as the
+// run's backlog is full (flow.Backlogged), leaving the file open (a
+// cursor) for the bundle that resumes it. A splittable DoFn that
+// checkpoints is unbounded to Beam.
+type pacedReadFn struct {
+	readBaseFn
+
+	sent int // records emitted in this bundle, for flow.WaitBacklog
+}
+
+// StartBundle counts the bundle's records from zero.
+func (f *pacedReadFn) StartBundle(_ func([]schemas.Record)) { f.sent = 0 }
+
+// ProcessElement reads the file at path from the restriction's first
+// batch, a step at a time. A file that cannot be opened is emitted as a
+// faulted record; only cancellation fails the bundle.
+func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path string, emit func([]schemas.Record)) (sdf.ProcessContinuation, error) {
 	if mustWait(path) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
@@ -153,40 +227,28 @@ func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, path 
 	if !flow.WaitBacklog(ctx, BacklogWait, f.sent) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
-	start := rt.GetRestriction().(offsetrange.Restriction).Start
-	c := takeCursor(path, start, f.Options)
-	for n := 0; ; n++ {
-		if n == DefaultBundleBatches {
-			c.park()
-			return sdf.ResumeProcessingIn(0), nil
-		}
-		if flow.Backlogged() {
-			c.park()
-			return sdf.ResumeProcessingIn(flow.BacklogPause), nil
-		}
-		recs, ok := c.take()
-		if !ok {
-			break
-		}
-		if !rt.TryClaim(c.next - 1) {
-			c.close()
-			return sdf.StopProcessing(), nil
-		}
+	c := takeCursor(path, rt.GetRestriction().(offsetrange.Restriction).Start, f.Options)
+	n, pause := 0, time.Duration(0)
+	ended, stop := readOn(rt, c, func(recs []schemas.Record) {
 		emit(recs)
 		f.sent += len(recs)
-	}
-	// End of file: claim the rest of the range.
-	rt.TryClaim(int64(math.MaxInt64 - 1))
-	bytesRead.Inc(ctx, c.stats.Bytes)
-	localFiles.Add(1)
-	switch err := c.err; {
-	case err == nil:
-		filesRead.Inc(ctx, 1)
+	}, func() bool {
+		switch {
+		case n == DefaultBundleBatches:
+			return false
+		case flow.Backlogged():
+			pause = flow.BacklogPause
+			return false
+		}
+		n++
+		return true
+	})
+	switch {
+	case stop:
 		return sdf.StopProcessing(), nil
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return sdf.StopProcessing(), err
-	default:
-		emit([]schemas.Record{{Origin: schemas.Origin{Source: path}, Fault: err.Error()}})
+	case !ended:
+		c.park()
+		return sdf.ResumeProcessingIn(pause), nil
 	}
-	return sdf.StopProcessing(), nil
+	return sdf.StopProcessing(), f.end(ctx, rt, path, c, emit)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
@@ -51,22 +52,32 @@ func TestRead(t *testing.T) {
 	}
 	want = append(want, "d.json.gz:1::truncated gzip stream: unexpected EOF")
 
-	p, s := beam.NewPipelineWithRoot()
-	batches := Read(s, filepath.Join(dir, "in", "**"), Options{BatchRecords: 2})
-	passert.Equals(s, beam.ParDo(s, &flattenFn{}, batches), want...)
-	res, err := ptest.RunWithMetrics(p)
-	if err != nil {
-		t.Fatalf("pipeline failed: %v", err)
-	}
-	counters := map[string]int64{}
-	for _, c := range res.Metrics().AllMetrics().Counters() {
-		if c.Key.Namespace == "tweetindex" {
-			counters[c.Key.Name] += c.Committed
-		}
-	}
 	wantBytes := int64(len(a) + len(gz(t, b)) + len(tarOf(t, member{"c.json.bz2", bz2(t, c)})) + 10)
-	if counters[CounterFilesRead] != 4 || counters[CounterBytesRead] != wantBytes {
-		t.Errorf("counters = %v, want files_read 4, bytes_read %d", counters, wantBytes)
+	for _, paced := range []bool{false, true} {
+		t.Run(fmt.Sprintf("paced=%v", paced), func(t *testing.T) {
+			p, s := beam.NewPipelineWithRoot()
+			batches := Read(s, filepath.Join(dir, "in", "**"), Options{BatchRecords: 2, Paced: paced})
+			// A PCollection's String ends in ":unbounded}" when it is: a
+			// reader that checkpoints is, one that reads a file in one
+			// call is not (a batch job on Flink and Dataflow).
+			if unbounded := strings.HasSuffix(batches.String(), ":unbounded}"); unbounded != paced {
+				t.Errorf("Read's output unbounded = %v, want %v", unbounded, paced)
+			}
+			passert.Equals(s, beam.ParDo(s, &flattenFn{}, batches), want...)
+			res, err := ptest.RunWithMetrics(p)
+			if err != nil {
+				t.Fatalf("pipeline failed: %v", err)
+			}
+			counters := map[string]int64{}
+			for _, c := range res.Metrics().AllMetrics().Counters() {
+				if c.Key.Namespace == "tweetindex" {
+					counters[c.Key.Name] += c.Committed
+				}
+			}
+			if counters[CounterFilesRead] != 4 || counters[CounterBytesRead] != wantBytes {
+				t.Errorf("counters = %v, want files_read 4, bytes_read %d", counters, wantBytes)
+			}
+		})
 	}
 }
 
@@ -81,25 +92,36 @@ func TestReadNoMatch(t *testing.T) {
 }
 
 // TestReadFnUnopenable checks that a file that cannot be opened becomes a
-// faulted record at line 0 rather than a failure.
+// faulted record at line 0 rather than a failure, in either reader.
 func TestReadFnUnopenable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gone.json")
-	var got [][]schemas.Record
-	fn := &readFn{}
-	rt := fn.CreateTracker(fn.CreateInitialRestriction(path))
-	pc, err := fn.ProcessElement(context.Background(), rt, path, func(b []schemas.Record) { got = append(got, b) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pc.ShouldResume() || !rt.IsDone() {
-		t.Errorf("read of a missing file not done: resume %v, tracker done %v", pc.ShouldResume(), rt.IsDone())
-	}
-	if len(got) != 1 || len(got[0]) != 1 {
-		t.Fatalf("emitted %v, want one batch of one record", got)
-	}
-	r := got[0][0]
-	if r.Origin != (schemas.Origin{Source: path}) || !strings.Contains(r.Fault, "no such file") || r.Data != nil {
-		t.Errorf("record = %+v, want a fault at %s:0", r, path)
+	for _, paced := range []bool{false, true} {
+		var got [][]schemas.Record
+		emit := func(b []schemas.Record) { got = append(got, b) }
+		base := &readBaseFn{}
+		rt := base.CreateTracker(base.CreateInitialRestriction(path))
+		var err error
+		resume := false
+		if paced {
+			var pc sdf.ProcessContinuation
+			pc, err = (&pacedReadFn{readBaseFn: *base}).ProcessElement(context.Background(), rt, path, emit)
+			resume = pc.ShouldResume()
+		} else {
+			err = (&boundedReadFn{*base}).ProcessElement(context.Background(), rt, path, emit)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resume || !rt.IsDone() {
+			t.Errorf("paced %v: read of a missing file not done: resume %v, tracker done %v", paced, resume, rt.IsDone())
+		}
+		if len(got) != 1 || len(got[0]) != 1 {
+			t.Fatalf("paced %v: emitted %v, want one batch of one record", paced, got)
+		}
+		r := got[0][0]
+		if r.Origin != (schemas.Origin{Source: path}) || !strings.Contains(r.Fault, "no such file") || r.Data != nil {
+			t.Errorf("paced %v: record = %+v, want a fault at %s:0", paced, r, path)
+		}
 	}
 }
 
@@ -118,7 +140,7 @@ func TestReadFnResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fresh := range []bool{false, true} {
-		fn := &readFn{Options: Options{BatchRecords: 3}}
+		fn := &pacedReadFn{readBaseFn: readBaseFn{Options: Options{BatchRecords: 3}}}
 		rest := fn.CreateInitialRestriction(path)
 		var lineNos []int64
 		for bundles := 0; ; bundles++ {
@@ -181,7 +203,7 @@ func TestReadBoundsOpenFiles(t *testing.T) {
 	}
 	peakOpenCursors.Store(0)
 	p, s := beam.NewPipelineWithRoot()
-	batches := Read(s, filepath.Join(dir, "in", "*"), Options{BatchRecords: 2})
+	batches := Read(s, filepath.Join(dir, "in", "*"), Options{BatchRecords: 2, Paced: true})
 	passert.Equals(s, beam.ParDo(s, &flattenFn{}, batches), want...)
 	if err := ptest.Run(p); err != nil {
 		t.Fatalf("pipeline failed: %v", err)

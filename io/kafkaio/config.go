@@ -104,7 +104,8 @@ type Config struct {
 	// that the run's memory does not grow with what it reads: for a
 	// runner that passes a bundle's output on only when the bundle ends
 	// and splits no read (prism). Its output is then unbounded to Beam (a
-	// splittable DoFn that checkpoints), as the file reader's is. Off (the
+	// splittable DoFn that checkpoints), as the paced file reader's
+	// is (archiveio.Options.Paced). Off (the
 	// default), each partition is read in one call, and the output is a
 	// bounded PCollection: what Flink and Dataflow run as a batch job.
 	// Unbounded reads always checkpoint, and pause the same way.
