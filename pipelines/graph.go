@@ -21,7 +21,8 @@ import (
 type Config struct {
 	// Input is a glob, file or directory of archived tweet files.
 	Input string
-	// Archive tunes the file reader.
+	// Archive tunes the file reader (Build sets its Paced from
+	// BuildOptions.PacedRead).
 	Archive archiveio.Options
 	// Kafka, when set, reads tweets from Kafka instead of files.
 	Kafka *kafkaio.Config
