@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms/flow"
@@ -32,6 +33,27 @@ type Identities interface {
 	// ScanMeta calls fn with the name of each metadata row from from
 	// (included) to to (excluded), in order.
 	ScanMeta(ctx context.Context, from, to string, fn func(name string) error) error
+}
+
+// ScanFunc calls fn for every cell of table with start <= key < end, in
+// key order: storeio.Store.Scan and cassandraio.Reader.Scan.
+type ScanFunc func(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error
+
+// errCounted stops MinuteCounted's scan at the first count.
+var errCounted = errors.New("counted")
+
+// MinuteCounted is Identities.Counted for a sink read through scan: it
+// scans the minute's frequency cells, up to the first.
+func MinuteCounted(ctx context.Context, scan ScanFunc, minute string) (bool, error) {
+	at, err := time.ParseInLocation(schemas.MinuteLayout, minute, time.UTC)
+	if err != nil {
+		return false, fmt.Errorf("counted: minute %q: %w", minute, err)
+	}
+	err = scan(ctx, schemas.TableFrequency, []byte(minute), []byte(schemas.Minute(at.Unix()+60)), func(_, _ []byte) error { return errCounted })
+	if errors.Is(err, errCounted) {
+		return true, nil
+	}
+	return false, err
 }
 
 // Identifier reconciles deduplicated batches with the tweets a sink

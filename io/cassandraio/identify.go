@@ -2,10 +2,7 @@ package cassandraio
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -150,20 +147,9 @@ func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, f
 	})
 }
 
-// errCounted stops Counted's scan at the first count.
-var errCounted = errors.New("counted")
-
 // Counted reads the minute's slice of its day's frequency partition.
 func (ci cassandraIdentities) Counted(ctx context.Context, minute string) (bool, error) {
-	at, err := time.ParseInLocation(schemas.MinuteLayout, minute, time.UTC)
-	if err != nil {
-		return false, fmt.Errorf("counted: minute %q: %w", minute, err)
-	}
-	err = ci.r.Scan(ctx, schemas.TableFrequency, []byte(minute), []byte(schemas.Minute(at.Unix()+60)), func(_, _ []byte) error { return errCounted })
-	if errors.Is(err, errCounted) {
-		return true, nil
-	}
-	return false, err
+	return transforms.MinuteCounted(ctx, ci.r.Scan, minute)
 }
 
 // ScanMeta scans the names of the metadata rows in [from, to).

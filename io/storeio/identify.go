@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -188,20 +187,9 @@ func (si storeIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn fu
 	})
 }
 
-// errCounted stops Counted's scan at the first count.
-var errCounted = errors.New("counted")
-
 // Counted scans the minute's frequency cells, up to the first.
 func (si storeIdentities) Counted(ctx context.Context, minute string) (bool, error) {
-	at, err := time.ParseInLocation(schemas.MinuteLayout, minute, time.UTC)
-	if err != nil {
-		return false, fmt.Errorf("counted: minute %q: %w", minute, err)
-	}
-	err = si.s.Scan(ctx, schemas.TableFrequency, []byte(minute), []byte(schemas.Minute(at.Unix()+60)), func(_, _ []byte) error { return errCounted })
-	if errors.Is(err, errCounted) {
-		return true, nil
-	}
-	return false, err
+	return transforms.MinuteCounted(ctx, si.s.Scan, minute)
 }
 
 // ScanMeta scans the names of the metadata rows in [from, to).

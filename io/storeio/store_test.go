@@ -98,3 +98,36 @@ func TestOpenSharesOneDatabasePerDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Counted (what Identify asks before it recounts a minute) finds a minute
+// by any of its languages, and only that minute: not the one before or
+// after, whose rows sort beside it.
+func TestIdentitiesCounted(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Write([]schemas.Cell{
+		schemas.FrequencyRow{Minute: "202611011205", Lang: "und", Count: 1}.Cell(),
+		schemas.FrequencyRow{Minute: "202611011259", Lang: "en", Count: 2}.Cell(),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ids := st.Identities()
+	for minute, want := range map[string]bool{
+		"202611011204": false,
+		"202611011205": true,
+		"202611011206": false,
+		"202611011259": true, // the next minute is in the next hour
+		"202611011300": false,
+	} {
+		got, err := ids.Counted(context.Background(), minute)
+		if err != nil || got != want {
+			t.Errorf("Counted(%s) = %v, %v; want %v", minute, got, err, want)
+		}
+	}
+	if _, err := ids.Counted(context.Background(), "2026-11-01"); err == nil {
+		t.Error("Counted of a malformed minute: no error")
+	}
+}
