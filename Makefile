@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short fuzz bench bench-scale sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -68,6 +68,16 @@ bench: build
 BENCH_SHAPES ?= 1000000@1h,1000000@720h,3000000@72h
 bench-scale: build
 	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES)
+
+## check-expected: compare a store that generated tweets were indexed into, and its run's summary,
+## with the generator's expectations (DATA/EXPECTED.json): the summary's counts, the rows of the raw,
+## geo, frequency and dead-letter tables, every frequency count, the rows of the terms it counts.
+##   go run ./testdata/gen bench -n 200000 -seed 5 -span 720h -out DATA
+##   bin/tweetindex index --input 'DATA/*.jsonl' --store STORE --summary SUMMARY
+##   make check-expected DATA=DATA STORE=STORE SUMMARY=SUMMARY
+check-expected:
+	@test -n "$(DATA)" -a -n "$(STORE)" -a -n "$(SUMMARY)" || { echo "usage: make check-expected DATA=DIR STORE=DIR SUMMARY=FILE" >&2; exit 2; }
+	$(GO) test -count=1 -v -run '^TestStoreMatchesExpected$$' ./pipelines/ -args -check.data=$(abspath $(DATA)) -check.store=$(abspath $(STORE)) -check.summary=$(abspath $(SUMMARY))
 
 ## bench-query: index $(BENCHQ_N) generated tweets over three days into $(BENCHQ_DIR)/store (once;
 ## kept for the next run) and time the ten questions from the indexes and by a scan of the raw table.

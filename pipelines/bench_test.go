@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -183,35 +184,58 @@ func indexRunInto(b *testing.B, bin, data, store string) indexResult {
 	return r
 }
 
-// checkExpected compares the store in dir with the generator's
-// expectations for data (EXPECTED.json): the summary's counts, the rows of
-// raw, geo and frequency, and every frequency cell.
-func checkExpected(b *testing.B, dir, data string, sum Summary) {
-	raw, err := os.ReadFile(filepath.Join(data, "EXPECTED.json"))
+// checkExpected compares the store in dir, and the summary of the run that
+// wrote it, with the generator's expectations for data (EXPECTED.json),
+// and prints one line when they match (compareExpected).
+func checkExpected(tb testing.TB, dir, data string, sum Summary) {
+	tb.Helper()
+	line, err := compareExpected(dir, filepath.Join(data, "EXPECTED.json"), sum)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	var want struct {
-		Read, Indexed, Duplicates int64
-		Rows                      map[string]int64
-		Frequency                 map[string]int64
+	fmt.Println(line)
+}
+
+// compareExpected compares the store in dir and the summary of the run
+// that wrote it with the generator's expectations (the file expected: a
+// data set's EXPECTED.json, or testdata/expected/sample.json): the
+// summary's counts; the rows of the raw, geo, frequency and dead-letter
+// tables, in the tables and in the summary; every frequency cell; and the
+// rows of each term the generator counts. It returns the first difference
+// as an error.
+func compareExpected(dir, expected string, sum Summary) (string, error) {
+	raw, err := os.ReadFile(expected)
+	if err != nil {
+		return "", err
 	}
+	var want tweetgen.Expected
 	if err := json.Unmarshal(raw, &want); err != nil {
-		b.Fatal(err)
+		return "", fmt.Errorf("%s: %w", expected, err)
 	}
-	if sum.Read != want.Read || sum.Indexed != want.Indexed || sum.Duplicates != want.Duplicates {
-		b.Fatalf("summary read %d, indexed %d, duplicates %d; the generator expects %d, %d, %d",
-			sum.Read, sum.Indexed, sum.Duplicates, want.Read, want.Indexed, want.Duplicates)
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"read", sum.Read, want.Read},
+		{"indexed", sum.Indexed, want.Indexed},
+		{"duplicates", sum.Duplicates, want.Duplicates},
+		{"skipped", sum.Skipped, want.Skipped},
+		{"dead_lettered", sum.DeadLettered, want.DeadLettered},
+	} {
+		if c.got != c.want {
+			return "", fmt.Errorf("summary: %s %d, the generator expects %d", c.name, c.got, c.want)
+		}
 	}
 	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
-		b.Fatal(err)
+		return "", err
 	}
 	defer tables.Close()
+	ctx := context.Background()
 	got := map[string]int64{}
-	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableGeo, schemas.TableFrequency} {
+	for _, table := range []schemas.Table{schemas.TableRaw, schemas.TableGeo, schemas.TableFrequency, schemas.TableDeadLetter} {
 		var n int64
-		err := tables.Scan(context.Background(), table, nil, nil, func(key, value []byte) error {
+		err := tables.Scan(ctx, table, nil, nil, func(key, value []byte) error {
 			n++
 			if table == schemas.TableFrequency {
 				r, err := schemas.DecodeFrequency(key, value)
@@ -225,12 +249,23 @@ func checkExpected(b *testing.B, dir, data string, sum Summary) {
 			return nil
 		})
 		if err != nil {
-			b.Fatal(err)
+			return "", err
 		}
 		if n != want.Rows[table.Name()] || n != sum.Rows[table.Name()] {
-			b.Fatalf("%s: %d rows in the table, %d in the summary, the generator expects %d", table.Name(), n, sum.Rows[table.Name()], want.Rows[table.Name()])
+			return "", fmt.Errorf("%s: %d rows in the table, %d in the summary, the generator expects %d", table.Name(), n, sum.Rows[table.Name()], want.Rows[table.Name()])
 		}
 		got[table.Name()] = n
 	}
-	fmt.Printf("tables match the generator's expectations: raw %d, geo %d, frequency %d rows\n", got["raw"], got["geo"], got["frequency"])
+	for _, ft := range slices.Sorted(maps.Keys(want.Terms)) {
+		field, term, _ := strings.Cut(ft, "/")
+		var n int64
+		if err := sink.ScanPrefix(ctx, tables, schemas.TableTerms, schemas.TermPrefix(term, field), func(_, _ []byte) error { n++; return nil }); err != nil {
+			return "", err
+		}
+		if n != want.Terms[ft] {
+			return "", fmt.Errorf("terms: %d rows of %s, the generator expects %d", n, ft, want.Terms[ft])
+		}
+	}
+	return fmt.Sprintf("tables match the generator's expectations: raw %d, geo %d, frequency %d, deadletter %d rows; %d terms' rows",
+		got["raw"], got["geo"], got["frequency"], got["deadletter"], len(want.Terms)), nil
 }
