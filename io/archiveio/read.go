@@ -93,10 +93,6 @@ func (f *expandFn) ProcessElement(_ []byte, emit func(string)) error {
 	return nil
 }
 
-// BacklogWait is how long a bundle that has read nothing yet waits for the
-// backlog to drain (flow.WaitBacklog) before it ends, to be resumed later.
-const BacklogWait = time.Second
-
 // DefaultBundleBatches is how many batches a bundle reads from one file
 // before it checkpoints (in a run with local flow control, a bundle also
 // ends when the backlog is full: MaxBacklog is 16 batches of 1,024).
@@ -224,7 +220,7 @@ func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	// records they were (f.sent, at least the tweets they hold) so that it
 	// does not wait a second on them. (Not waiting at all in bundles that
 	// emitted measured slower on 1M tweets over 30 days: 79-92 s, not 68-75.)
-	if !flow.WaitBacklog(ctx, BacklogWait, f.sent) {
+	if !flow.WaitBacklog(ctx, flow.BacklogWait, f.sent) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	c := takeCursor(path, rt.GetRestriction().(offsetrange.Restriction).Start, f.Options)

@@ -283,7 +283,7 @@ func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 // has read nothing, and reports whether the step reads; if not, the step
 // ends its bundle, to be resumed after flow.BacklogPause.
 func waitBacklog(ctx context.Context) bool {
-	if flow.WaitBacklog(ctx, BacklogWait, 0) {
+	if flow.WaitBacklog(ctx, flow.BacklogWait, 0) {
 		return true
 	}
 	if onPause != nil {
@@ -308,11 +308,6 @@ func resumed(out outcome) (sdf.ProcessContinuation, bool) {
 	}
 	return nil, false
 }
-
-// BacklogWait is how long a read that has not emitted yet in its bundle
-// waits for the run's backlog to drain (flow.WaitBacklog) before it ends
-// the bundle, to be resumed later.
-const BacklogWait = time.Second
 
 // emitGap claims the offsets after the last record emitted that hold no
 // message (transaction markers, records compacted or deleted), if the read

@@ -34,6 +34,11 @@ const MaxBacklog = 16 << 10
 // BacklogPause is how long a paused reader waits before it looks again.
 const BacklogPause = 20 * time.Millisecond
 
+// BacklogWait is how long a reader's bundle that has read nothing yet
+// waits for the backlog to drain (WaitBacklog) before it ends, to be
+// resumed after BacklogPause.
+const BacklogWait = time.Second
+
 // EnableLocalFlowControl turns flow control on for this process.
 func EnableLocalFlowControl() { localFlow.Store(true) }
 
