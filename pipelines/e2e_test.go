@@ -10,34 +10,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
-// expectedSample is testdata/expected/sample.json: counts the generator
-// computed from its own model of the sample, independently of the decoder.
-type expectedSample struct {
-	Read         int64                 `json:"read"`
-	Indexed      int64                 `json:"indexed"`
-	Duplicates   int64                 `json:"duplicates"`
-	Skipped      int64                 `json:"skipped"`
-	DeadLettered int64                 `json:"dead_lettered"`
-	Rows         map[string]int64      `json:"rows"`
-	Frequency    map[string]int64      `json:"frequency"` // "YYYYMMDDhhmm/lang" -> count
-	Terms        map[string]int        `json:"terms"`     // "field/term" -> tweets holding it
-	Points       map[string][2]float64 `json:"points"`    // tweet id -> lat, lon
-	DeadLetters  []struct {
-		Origin string `json:"origin"`
-		Cause  string `json:"cause"`
-	} `json:"dead_letters"`
+// sampleExpected is the path of testdata/expected/sample.json: counts the
+// generator computed from its own model of the sample, independently of
+// the decoder.
+func sampleExpected(t testing.TB) string {
+	return filepath.Join(repoRoot(t), "testdata", "expected", "sample.json")
 }
 
-func loadExpected(t *testing.T) expectedSample {
+// loadExpected reads sampleExpected.
+func loadExpected(t *testing.T) tweetgen.Expected {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "expected", "sample.json"))
+	raw, err := os.ReadFile(sampleExpected(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e expectedSample
+	var e tweetgen.Expected
 	if err := json.Unmarshal(raw, &e); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +120,7 @@ func TestSampleMatchesGenerator(t *testing.T) {
 	})
 
 	t.Run("terms", func(t *testing.T) {
-		perTerm := map[string]int{}
+		perTerm := map[string]int64{}
 		for _, r := range rows(t, dump["terms"]) {
 			perTerm[r["field"].(string)+"/"+r["term"].(string)]++
 		}

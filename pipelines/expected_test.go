@@ -32,7 +32,7 @@ func TestStoreMatchesExpected(t *testing.T) {
 	switch {
 	case *checkData == "" && *checkStore == "" && *checkSummary == "":
 		store, sum = indexSample(t)
-		expected = filepath.Join(repoRoot(t), "testdata", "expected", "sample.json")
+		expected = sampleExpected(t)
 	case *checkData == "" || *checkStore == "" || *checkSummary == "":
 		t.Fatal("give all three of -check.data, -check.store and -check.summary, or none")
 	default:
