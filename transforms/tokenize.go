@@ -89,14 +89,40 @@ func QueryTerms(q, field string) []string {
 // Normalize returns text as the tokenizer reads it: NFKC, U+2019 as an
 // apostrophe, lower case. It returns text itself, allocating nothing,
 // when that changes nothing (most tweets in most languages).
+//
+// The checks skip the text's ASCII prefix: ASCII is in NFKC, holds no
+// U+2019, and NFKC never reaches back past an ASCII byte, whose only
+// composition is with what follows it (e and U+0301 are é). So NFKC of
+// text is the prefix but its last byte, then NFKC of the rest. In the bench
+// tweets a quarter of the texts, half the display names and every screen
+// name are all ASCII, and most others begin with some.
 func Normalize(text string) string {
-	if !norm.NFKC.IsNormalString(text) {
-		text = norm.NFKC.String(text)
+	i := asciiPrefix(text)
+	if i == len(text) {
+		return lower(text)
 	}
-	if strings.Contains(text, "\u2019") {
+	from := max(i-1, 0)
+	// String returns its argument itself when it is in NFKC, after one
+	// scan (checking first, then normalizing, scanned it twice).
+	if rest := norm.NFKC.String(text[from:]); rest != text[from:] {
+		text = text[:from] + rest
+	}
+	if strings.Contains(text[from:], "\u2019") {
 		text = strings.ReplaceAll(text, "\u2019", "'")
 	}
 	return lower(text)
+}
+
+// asciiPrefix returns the length of the ASCII bytes s begins with.
+func asciiPrefix(s string) int {
+	i := 0
+	for i+8 <= len(s) && load64(s[i:])&0x8080808080808080 == 0 {
+		i += 8
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // UserTerms appends the terms of a user's display name and screen name

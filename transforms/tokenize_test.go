@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // terms builds an expected term list: "term", freq pairs in order.
@@ -353,6 +355,48 @@ func TestLower(t *testing.T) {
 	}
 }
 
+// TestNormalize checks Normalize against NFKC of the whole text, U+2019
+// replaced and lower-cased: the ASCII prefix it skips must not change the
+// answer, whatever follows the prefix (a combining mark that composes with
+// its last byte, a compatibility character, U+2019) and wherever the
+// prefix ends against its eight-byte steps.
+func TestNormalize(t *testing.T) {
+	want := func(s string) string {
+		return strings.ToLower(strings.ReplaceAll(norm.NFKC.String(s), "\u2019", "'"))
+	}
+	for _, s := range []string{
+		"", "abc", "ABC Def", "e\u0301", "Cafe\u0301 bar", "A\u030a", "x\ufb01y", "ABC\u2019s",
+		"\u2019", "ＡＢＣ", "\u0301abc", "a\u0308\u0301", "a\u1100\u1161", "abcdefgh\u0301",
+		"abcdefg\u0301", "abcdefghi\u0301", "1/2 \u00bd", "tokyo 東京 ｶﾀｶﾅ", "İstanbul", "\u00a0x",
+	} {
+		if got := Normalize(s); got != want(s) {
+			t.Errorf("Normalize(%q) = %q, want %q", s, got, want(s))
+		}
+	}
+	ascii := "aZ 09#@_.:/&;\x00~"
+	other := []rune("\u0301\u0308\u030a\u2019\ufb01ＡéÉ東ｶﾞ\u00bd\u00a0\u1161İ🎉\ufe0f")
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 20000; n++ {
+		var sb strings.Builder
+		for k := r.IntN(20); k > 0; k-- {
+			sb.WriteByte(ascii[r.IntN(len(ascii))])
+		}
+		for k := r.IntN(6); k > 0; k-- {
+			if r.IntN(3) == 0 {
+				sb.WriteByte(ascii[r.IntN(len(ascii))])
+			} else {
+				sb.WriteRune(other[r.IntN(len(other))])
+			}
+		}
+		if s := sb.String(); Normalize(s) != want(s) {
+			t.Fatalf("Normalize(%q) = %q, want %q", s, Normalize(s), want(s))
+		}
+	}
+	if s := "already normal, lower 東京"; unsafe.StringData(Normalize(s)) != unsafe.StringData(s) {
+		t.Error("Normalize copied a string that needs no change")
+	}
+}
+
 func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{"A tweet about #ApacheAccumulo and", "東京 ภาษาไทย @x https://t.co/a", "\x00\xff#", strings.Repeat("é", 50)} {
 		f.Add(s)
@@ -400,6 +444,19 @@ func BenchmarkTokenize(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				dst = Tokenize(dst[:0], bc.text)
+			}
+		})
+	}
+}
+
+func BenchmarkNormalize(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"en", benchEnglish}, {"ja", benchJapanese}, {"ascii", strings.ReplaceAll(benchEnglish, "—", "-")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			for b.Loop() {
+				Normalize(bc.text)
 			}
 		})
 	}
