@@ -29,12 +29,38 @@ func TestPublishSnapshots(t *testing.T) {
 	write("202611011200", 3)
 	var mu sync.Mutex
 	var took []time.Duration
+	published := make(chan struct{}, 1) // a wake-up after each snapshot published
 	stop := PublishSnapshots(dir, 20*time.Millisecond, func(d time.Duration) {
 		mu.Lock()
 		took = append(took, d)
 		mu.Unlock()
+		select {
+		case published <- struct{}{}:
+		default:
+		}
 	})
 	defer stop()
+	// waitPublished waits until n more snapshots than now are published.
+	waitPublished := func(n int) {
+		t.Helper()
+		mu.Lock()
+		want := len(took) + n
+		mu.Unlock()
+		timeout := time.After(30 * time.Second)
+		for {
+			mu.Lock()
+			got := len(took)
+			mu.Unlock()
+			if got >= want {
+				return
+			}
+			select {
+			case <-published:
+			case <-timeout:
+				t.Fatalf("%d snapshots published in 30 s, want %d", got-want+n, n)
+			}
+		}
+	}
 	count := func(r *Store) int {
 		n := 0
 		if err := r.Scan(context.Background(), schemas.TableFrequency, nil, nil, func(_, _ []byte) error { n++; return nil }); err != nil {
@@ -42,14 +68,10 @@ func TestPublishSnapshots(t *testing.T) {
 		}
 		return n
 	}
-	var r *Store
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) { // polling for the first snapshot
-		if r, _, err = openSnapshot(dir, nil); err == nil {
-			break
-		}
-	}
-	if r == nil {
-		t.Fatalf("no snapshot published: %v", err)
+	waitPublished(1)
+	r, _, err := openSnapshot(dir, nil)
+	if err != nil {
+		t.Fatalf("opening the snapshot published: %v", err)
 	}
 	if snap, at := r.Snapshot(); !snap || time.Since(at) > time.Minute {
 		t.Errorf("Snapshot() = %v, %v", snap, at)
@@ -58,7 +80,9 @@ func TestPublishSnapshots(t *testing.T) {
 		t.Errorf("snapshot holds %d frequency rows, want 1", n)
 	}
 	write("202611011201", 4)
-	time.Sleep(200 * time.Millisecond) // several newer snapshots
+	// Several newer snapshots; the first may have begun before the write,
+	// the others hold it.
+	waitPublished(3)
 	if _, err := os.Stat(r.Dir()); err != nil {
 		t.Errorf("the snapshot a reader has open was removed: %v", err)
 	}
