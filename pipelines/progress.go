@@ -85,7 +85,8 @@ type ProgressSample struct {
 	Written         int64         // rows written
 	WrittenPerSec   float64       // since the previous sample
 	// TableCells of TableCellsAll cells are written to the store's sorted
-	// tables while the end of a bulk load writes them (both 0 otherwise).
+	// tables while the end of a bulk load writes them, or while its base
+	// merge does as the run reads on (both 0 otherwise).
 	TableCells, TableCellsAll int64
 }
 
@@ -97,14 +98,20 @@ func (p *Progress) Line(now time.Time) string { return p.Sample(now).String() }
 // previous Line or Sample (or since NewProgress).
 func (p *Progress) Sample(now time.Time) ProgressSample {
 	written, total, ending := storeio.SortedTablesProgress()
-	return p.sample(now, tablesProgress{written, total, ending})
+	if ending {
+		return p.sample(now, tablesProgress{written, total, true, false})
+	}
+	written, total, early := storeio.EarlyTablesProgress()
+	return p.sample(now, tablesProgress{written, total, false, early})
 }
 
-// tablesProgress is how far the end of a bulk load is in writing the
-// store's sorted tables (storeio.SortedTablesProgress).
+// tablesProgress is how far a bulk load is in writing the store's sorted
+// tables: at its end (storeio.SortedTablesProgress), or early, while the
+// run reads on (storeio.EarlyTablesProgress).
 type tablesProgress struct {
 	written, total int64
 	ending         bool // the end of a bulk load is under way
+	early          bool // a base merge is under way (and no end)
 }
 
 func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
@@ -150,19 +157,27 @@ func (s ProgressSample) String() string {
 // then closes windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink; and the
 // end of a bulk load, whenever it is under way, writes the sorted tables.
+// While a bulk load writes its first tables as the run reads on (its base
+// merge: the pipeline slows meanwhile), the phase says so too.
 func (p *Progress) phase(files, read, written int64, tables tablesProgress) string {
+	percent := func() float64 { return 100 * float64(tables.written) / float64(max(tables.total, 1)) }
+	var phase string
 	switch {
 	case tables.ending:
-		return fmt.Sprintf("writing the raw, term and authors tables, %.0f%%", 100*float64(tables.written)/float64(max(tables.total, 1)))
+		return fmt.Sprintf("writing the raw, term and authors tables, %.0f%%", percent())
 	case p.size.Files > 0 && files < int64(p.size.Files), read > p.lastRead:
-		return "reading"
+		phase = "reading"
 	case written > p.lastWritten:
-		return "writing"
+		phase = "writing"
 	case p.Streaming:
-		return "waiting for records"
+		phase = "waiting for records"
 	default:
-		return "closing windows, flushing"
+		phase = "closing windows, flushing"
 	}
+	if tables.early {
+		phase += fmt.Sprintf(", while the store writes its first tables (%.0f%%)", percent())
+	}
+	return phase
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

@@ -18,6 +18,14 @@ func TestProgressLine(t *testing.T) {
 	if got, want := p.Line(start.Add(90*time.Second)), "stopped after 1m30s [closing windows, flushing]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	p = newProgress(InputSize{Files: 3, Bytes: 2e6}, "", start)
+	if got, want := p.sample(start.Add(time.Second), tablesProgress{written: 45, total: 100, early: true}).String(), "progress 1s [reading, while the store writes its first tables (45%)]: 0/3 files, 0.0 MB/2.0 MB (0%), 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	p = newProgress(InputSize{}, "", start)
+	if got, want := p.sample(start.Add(time.Second), tablesProgress{written: 13, total: 100, ending: true}).String(), "progress 1s [writing the raw, term and authors tables, 13%]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 	p = newProgress(InputSize{}, "", start)
 	p.Streaming = true
 	if got, want := p.Line(start.Add(10*time.Second)), "progress 10s [waiting for records]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {

@@ -140,6 +140,7 @@ type runFile struct {
 	restarts []restart
 	rows     rowFilter // the row keys of its raw cells
 	level    int       // 0: a spilled chunk; n + 1: a merge of runFanIn runs of level n
+	cells    int64     // the cells written to it (the same key may be among them more than once)
 	gone     bool      // merged into a later run (mergeRuns): it holds nothing
 }
 
@@ -304,6 +305,7 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
 		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0], nil)
 		rf.rows = newRowFilter(len(c.rows), maps.Keys(c.rows))
+		rf.cells = int64(len(c.ents))
 		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
@@ -385,6 +387,9 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		}
 		rf.level = level + 1
 		rf.rows = newRowFilter(len(rows), slices.Values(rows))
+		for _, r := range runs {
+			rf.cells += r.cells
+		}
 		l.files.Lock() // no read is reading the runs replaced
 		defer l.files.Unlock()
 		l.mu.Lock()
@@ -1235,6 +1240,12 @@ func (l *sortedLoad) mergeBase(n int, runs []runFile) {
 	defer l.spills.Done()
 	bounds := partitionBounds(runs, nil, nil, 8*runtime.GOMAXPROCS(0))
 	var keys atomic.Int64
+	var cells int64
+	for _, r := range runs {
+		cells += r.cells
+	}
+	mergingEarly.Store(l, &finishProgress{merged: &keys, cells: cells})
+	defer mergingEarly.Delete(l)
 	paths, done, err := l.writeParts(context.Background(), mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: bounds, stop: &l.cutBase}, &keys)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -1414,12 +1425,13 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 }
 
 // finishing holds the progress of each load whose end (Finish) is under
-// way in this process, by load (SortedTablesProgress).
-var finishing sync.Map // *sortedLoad -> *finishProgress
+// way in this process, by load (SortedTablesProgress); mergingEarly that
+// of each load's base merge under way (EarlyTablesProgress).
+var finishing, mergingEarly sync.Map // *sortedLoad -> *finishProgress
 
 type finishProgress struct {
 	merged *atomic.Int64 // cells written to tables so far
-	cells  int64         // cells the load took
+	cells  int64         // cells the merge reads
 }
 
 // SortedTablesProgress reports how far the ends of the bulk loads under
@@ -1428,7 +1440,21 @@ type finishProgress struct {
 // A cell written again over an earlier one is written once, so written
 // may end short of total. ok is false when no load is ending.
 func SortedTablesProgress() (written, total int64, ok bool) {
-	finishing.Range(func(_, v any) bool {
+	return sumProgress(&finishing)
+}
+
+// EarlyTablesProgress reports how far the base merges under way in this
+// process are (the raw, term and authors tables a bulk load writes while
+// its run reads on, once told by MergeEarly): the cells written to
+// tables, of the cells in the runs they merge. ok is false when none is
+// under way. The run's pipeline slows while one is (both take the cores).
+func EarlyTablesProgress() (written, total int64, ok bool) {
+	return sumProgress(&mergingEarly)
+}
+
+// sumProgress adds up the progress of the merges in m.
+func sumProgress(m *sync.Map) (written, total int64, ok bool) {
+	m.Range(func(_, v any) bool {
 		p := v.(*finishProgress)
 		written, total, ok = written+p.merged.Load(), total+p.cells, true
 		return true

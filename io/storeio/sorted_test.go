@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -356,6 +357,69 @@ func TestSortedTablesProgress(t *testing.T) {
 	}
 	if w, n, ok := SortedTablesProgress(); ok {
 		t.Fatalf("SortedTablesProgress after FlushOpen: %d of %d, want no load ending", w, n)
+	}
+}
+
+// TestEarlyTablesProgress: while a bulk load's base merge runs (the run
+// has read MergeEarlyAt of its input), EarlyTablesProgress says so, with
+// the cells of the runs it merges; before it and once it is done it
+// reports nothing. It is sampled as each of the base's parts begins.
+func TestEarlyTablesProgress(t *testing.T) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 64 << 10
+	t.Cleanup(func() { sortedChunkBytes = old })
+	s, dir := openBulkTemp(t)
+	type sample struct {
+		written, total int64
+		ok             bool
+	}
+	var mu sync.Mutex
+	var samples []sample
+	cutBasePart = func(int) bool {
+		w, n, ok := EarlyTablesProgress()
+		mu.Lock()
+		samples = append(samples, sample{w, n, ok})
+		mu.Unlock()
+		return false
+	}
+	t.Cleanup(func() { cutBasePart = nil })
+	var written atomic.Int64
+	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 20_000 })()
+	if _, _, ok := EarlyTablesProgress(); ok {
+		t.Fatal("EarlyTablesProgress before any cell: a base merge is under way")
+	}
+	for i := range 20_000 {
+		written.Store(int64(i))
+		if _, err := s.sorted.Take([]schemas.Cell{schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.sorted.spills.Wait() // the base merge, whole
+	if _, _, ok := EarlyTablesProgress(); ok {
+		t.Fatal("EarlyTablesProgress after the base merge: one is under way")
+	}
+	if s.sorted.baseRuns == 0 {
+		t.Fatal("no base merge: the test wants one")
+	}
+	var inBase int64 // the cells of the runs the base merged
+	for _, r := range s.sorted.runs[:s.sorted.baseRuns] {
+		inBase += r.cells
+	}
+	if inBase == 0 || inBase > 20_000 {
+		t.Fatalf("the base's runs hold %d cells, want some of the 20000", inBase)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(samples) == 0 {
+		t.Fatal("no sample: no part of the base began")
+	}
+	for _, p := range samples {
+		if !p.ok || p.total != inBase || p.written < 0 || p.written > p.total {
+			t.Fatalf("EarlyTablesProgress during the base merge: %+v, want one under way over %d cells", p, inBase)
+		}
+	}
+	if _, err := FlushOpen(context.Background(), dir); err != nil {
+		t.Fatal(err)
 	}
 }
 
