@@ -97,21 +97,20 @@ func (p *Progress) Line(now time.Time) string { return p.Sample(now).String() }
 // Sample takes the progress at now; the rates are over the time since the
 // previous Line or Sample (or since NewProgress).
 func (p *Progress) Sample(now time.Time) ProgressSample {
-	written, total, ending := storeio.SortedTablesProgress()
-	if ending {
-		return p.sample(now, tablesProgress{written, total, true, false})
+	if t, ending := storeio.SortedTablesProgress(); ending {
+		return p.sample(now, tablesProgress{t, true, false})
 	}
-	written, total, early := storeio.EarlyTablesProgress()
-	return p.sample(now, tablesProgress{written, total, false, early})
+	t, early := storeio.EarlyTablesProgress()
+	return p.sample(now, tablesProgress{t, false, early})
 }
 
 // tablesProgress is how far a bulk load is in writing the store's sorted
 // tables: at its end (storeio.SortedTablesProgress), or early, while the
 // run reads on (storeio.EarlyTablesProgress).
 type tablesProgress struct {
-	written, total int64
-	ending         bool // the end of a bulk load is under way
-	early          bool // a base merge is under way (and no end)
+	storeio.TablesProgress
+	ending bool // the end of a bulk load is under way
+	early  bool // a base merge is under way (and no end)
 }
 
 func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
@@ -134,7 +133,7 @@ func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
 		Label: label, Elapsed: now.Sub(p.start), Phase: phase,
 		Files: files, FilesTotal: p.size.Files, Bytes: bytes, BytesAll: p.size.Bytes,
 		Read: read, Indexed: indexed, IndexedPerSec: rate, Written: written, WrittenPerSec: writeRate,
-		TableCells: tables.written, TableCellsAll: tables.total,
+		TableCells: tables.Cells, TableCellsAll: tables.CellsAll,
 	}
 }
 
@@ -160,7 +159,7 @@ func (s ProgressSample) String() string {
 // While a bulk load writes its first tables as the run reads on (its base
 // merge: the pipeline slows meanwhile), the phase says so too.
 func (p *Progress) phase(files, read, written int64, tables tablesProgress) string {
-	percent := func() float64 { return 100 * float64(tables.written) / float64(max(tables.total, 1)) }
+	percent := func() float64 { return 100 * tables.Done() }
 	var phase string
 	switch {
 	case tables.ending:

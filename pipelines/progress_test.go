@@ -3,6 +3,8 @@ package pipelines
 import (
 	"testing"
 	"time"
+
+	"github.com/tweetindex/tweetindex/io/storeio"
 )
 
 // TestProgressLine pins the text of the progress lines the command prints
@@ -19,11 +21,11 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p = newProgress(InputSize{Files: 3, Bytes: 2e6}, "", start)
-	if got, want := p.sample(start.Add(time.Second), tablesProgress{written: 45, total: 100, early: true}).String(), "progress 1s [reading, while the store writes its first tables (45%)]: 0/3 files, 0.0 MB/2.0 MB (0%), 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+	if got, want := p.sample(start.Add(time.Second), tablesProgress{TablesProgress: storeio.TablesProgress{Cells: 10, CellsAll: 100, Work: 45, WorkAll: 100}, early: true}).String(), "progress 1s [reading, while the store writes its first tables (45%)]: 0/3 files, 0.0 MB/2.0 MB (0%), 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p = newProgress(InputSize{}, "", start)
-	if got, want := p.sample(start.Add(time.Second), tablesProgress{written: 13, total: 100, ending: true}).String(), "progress 1s [writing the raw, term and authors tables, 13%]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+	if got, want := p.sample(start.Add(time.Second), tablesProgress{TablesProgress: storeio.TablesProgress{Cells: 50, CellsAll: 100, Work: 13, WorkAll: 100}, ending: true}).String(), "progress 1s [writing the raw, term and authors tables, 13%]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p = newProgress(InputSize{}, "", start)

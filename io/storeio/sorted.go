@@ -140,7 +140,7 @@ type runFile struct {
 	restarts []restart
 	rows     rowFilter // the row keys of its raw cells
 	level    int       // 0: a spilled chunk; n + 1: a merge of runFanIn runs of level n
-	cells    int64     // the cells written to it (the same key may be among them more than once)
+	cells    int64     // the cells it holds
 	gone     bool      // merged into a later run (mergeRuns): it holds nothing
 }
 
@@ -305,7 +305,6 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
 		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0], nil)
 		rf.rows = newRowFilter(len(c.rows), maps.Keys(c.rows))
-		rf.cells = int64(len(c.ents))
 		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
@@ -387,9 +386,6 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		}
 		rf.level = level + 1
 		rf.rows = newRowFilter(len(rows), slices.Values(rows))
-		for _, r := range runs {
-			rf.cells += r.cells
-		}
 		l.files.Lock() // no read is reading the runs replaced
 		defer l.files.Unlock()
 		l.mu.Lock()
@@ -667,6 +663,7 @@ func writeRunFile(path string, srcs []ranked, rows *[]schemas.RowKey) (runFile, 
 			shared = 0
 		}
 		rf.restarts[len(rf.restarts)-1].work += cellWork(len(k), len(v))
+		rf.cells++
 		if rows != nil && k[0] == byte(schemas.TableRaw) && len(k) > schemas.RowKeyLen {
 			*rows = append(*rows, schemas.RowKey(k[1:1+schemas.RowKeyLen]))
 		}
@@ -943,26 +940,43 @@ func (t *loserTree) advance() error {
 	return nil
 }
 
+// mergeCount counts what merges have written: keys, and their work
+// (cellWork), which tracks the time they take better than keys do (a raw
+// tweet is a key and 3 KB of JSON).
+type mergeCount struct {
+	keys, work atomic.Int64
+}
+
+// mergeCountEvery is how much work a merge does between two additions to
+// its count (and two looks at its context).
+const mergeCountEvery = 8 << 20
+
 // merge calls emit with each key of srcs in order, once, with its last
 // write (the highest rank's, which the loser tree puts first). k and v
 // are emit's only for the call. counted, if not nil, counts the keys
-// emitted. It stops at the first error and when ctx is done.
-func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(k, v []byte, del bool) error) error {
+// emitted and their work. It stops at the first error and when ctx is done.
+func merge(ctx context.Context, srcs []ranked, counted *mergeCount, emit func(k, v []byte, del bool) error) error {
 	t, err := newLoserTree(srcs)
 	if err != nil {
 		return err
 	}
-	var last []byte // the key emitted last
-	n := 0
+	var last []byte                        // the key emitted last
+	n, keys, work := 0, int64(0), int64(0) // keys and work not yet counted
 	for t.ok() {
 		s := t.top()
 		if k := s.key(); n == 0 || !bytes.Equal(k, last) {
-			if err := emit(k, s.value(), s.deleted()); err != nil {
+			v := s.value()
+			if err := emit(k, v, s.deleted()); err != nil {
 				return err
 			}
 			last = append(last[:0], k...)
-			if n++; n%65536 == 0 && counted != nil {
-				counted.Add(65536)
+			n, keys, work = n+1, keys+1, work+cellWork(len(k), len(v))
+			if work >= mergeCountEvery {
+				if counted != nil {
+					counted.keys.Add(keys)
+					counted.work.Add(work)
+				}
+				keys, work = 0, 0
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -973,7 +987,8 @@ func merge(ctx context.Context, srcs []ranked, counted *atomic.Int64, emit func(
 		}
 	}
 	if counted != nil {
-		counted.Add(int64(n % 65536))
+		counted.keys.Add(keys)
+		counted.work.Add(work)
 	}
 	return nil
 }
@@ -1014,20 +1029,21 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		return err
 	}
 	start := time.Now()
-	var merged atomic.Int64
-	cells := l.cells - l.baseCells // what the base holds is written already
-	finishing.Store(l, &finishProgress{merged: &merged, cells: cells})
-	defer finishing.Delete(l)
-	defer every(compactReportEvery, func() {
-		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", merged.Load(), "of", cells},
-			fmt.Sprintf("storeio: writing the raw, term and authors tables: %d of %d cells, %s", merged.Load(), cells, time.Since(start).Round(time.Second)))
-	})()
 	var lastRuns [][]entry
 	if last != nil {
 		lastRuns = sortChunk(last, runtime.GOMAXPROCS(0))
 	}
 	bounds, first := l.endParts(last, lastRuns)
-	paths, _, err := l.writeParts(ctx, mergeJob{name: "table", readBuf: mergeReadBuffer, runs: l.runs, bounds: bounds, first: first, last: last, lastRuns: lastRuns}, &merged)
+	job := mergeJob{name: "table", readBuf: mergeReadBuffer, runs: l.runs, bounds: bounds, first: first, last: last, lastRuns: lastRuns}
+	var merged mergeCount
+	cells := l.cells - l.baseCells // what the base holds is written already
+	finishing.Store(l, &finishProgress{count: &merged, cells: cells, work: job.work()})
+	defer finishing.Delete(l)
+	defer every(compactReportEvery, func() {
+		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", merged.keys.Load(), "of", cells},
+			fmt.Sprintf("storeio: writing the raw, term and authors tables: %d of %d cells, %s", merged.keys.Load(), cells, time.Since(start).Round(time.Second)))
+	})()
+	paths, _, err := l.writeParts(ctx, job, &merged)
 	if err != nil {
 		return fmt.Errorf("storeio: writing the sorted tables: %w", err)
 	}
@@ -1057,14 +1073,42 @@ type mergeJob struct {
 	stop *atomic.Bool
 }
 
+// work returns the merge work (cellWork) of j: of each block of its runs
+// that a part reads (a block counts in the part its first key is in), and
+// of its last chunk. A key written over is merged once, so the work done
+// may end short of it.
+func (j mergeJob) work() int64 {
+	var w int64
+	for r := range j.runs {
+		if j.runs[r].gone {
+			continue
+		}
+		for _, rs := range j.runs[r].restarts {
+			p, found := slices.BinarySearchFunc(j.bounds, rs.key, bytes.Compare)
+			if found {
+				p++
+			}
+			if j.first == nil || r >= j.first[p] {
+				w += rs.work
+			}
+		}
+	}
+	for _, run := range j.lastRuns {
+		for i := range run {
+			w += cellWork(int(run[i].klen), int(run[i].vlen))
+		}
+	}
+	return w
+}
+
 // cutBasePart, if not nil, tells the base's merge which parts to leave
 // to the end, as the end's cutBase does (tests).
 var cutBasePart func(p int) bool
 
 // writeParts merges j's parts into tables, a part a core at a time, and
 // returns their paths and which parts it wrote (all of them, unless j.stop
-// came true). merged, if not nil, counts the keys written.
-func (l *sortedLoad) writeParts(ctx context.Context, j mergeJob, merged *atomic.Int64) ([]string, []bool, error) {
+// came true). merged, if not nil, counts the keys written and their work.
+func (l *sortedLoad) writeParts(ctx context.Context, j mergeJob, merged *mergeCount) ([]string, []bool, error) {
 	var lastParts [][]ranked
 	if j.last != nil {
 		lastParts = chunkSources(j.last, j.lastRuns, j.bounds, len(j.runs))
@@ -1238,15 +1282,15 @@ const baseReadBuffer = 16 << 10
 // the base's cells there.
 func (l *sortedLoad) mergeBase(n int, runs []runFile) {
 	defer l.spills.Done()
-	bounds := partitionBounds(runs, nil, nil, 8*runtime.GOMAXPROCS(0))
-	var keys atomic.Int64
+	job := mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: partitionBounds(runs, nil, nil, 8*runtime.GOMAXPROCS(0)), stop: &l.cutBase}
+	var merged mergeCount
 	var cells int64
 	for _, r := range runs {
 		cells += r.cells
 	}
-	mergingEarly.Store(l, &finishProgress{merged: &keys, cells: cells})
+	mergingEarly.Store(l, &finishProgress{count: &merged, cells: cells, work: job.work()})
 	defer mergingEarly.Delete(l)
-	paths, done, err := l.writeParts(context.Background(), mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: bounds, stop: &l.cutBase}, &keys)
+	paths, done, err := l.writeParts(context.Background(), job, &merged)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.merging = false
@@ -1254,7 +1298,7 @@ func (l *sortedLoad) mergeBase(n int, runs []runFile) {
 		l.fail(fmt.Errorf("storeio: writing the first sorted tables: %w", err))
 		return
 	}
-	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = n, bounds, done, paths, keys.Load()
+	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = n, job.bounds, done, paths, merged.keys.Load()
 	l.maybeMerge()
 }
 
@@ -1430,41 +1474,64 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 var finishing, mergingEarly sync.Map // *sortedLoad -> *finishProgress
 
 type finishProgress struct {
-	merged *atomic.Int64 // cells written to tables so far
-	cells  int64         // cells the merge reads
+	count *mergeCount // written to tables so far
+	cells int64       // cells the merge reads
+	work  int64       // their work (mergeJob.work)
+}
+
+// TablesProgress is how far merges of bulk loads into the raw, term and
+// authors tables are.
+type TablesProgress struct {
+	// Cells of CellsAll cells are written. A cell written again over an
+	// earlier one is written once, so Cells may end short of CellsAll.
+	Cells, CellsAll int64
+	// Work of WorkAll is done: the same in merge work, a cell's bytes and
+	// a fixed cost, which follows the time a merge takes more closely (a
+	// raw tweet is one cell of 2-4 KB, a term one of 40 bytes).
+	Work, WorkAll int64
+}
+
+// Done returns the part of the work done, 0 to 1.
+func (p TablesProgress) Done() float64 {
+	if p.WorkAll <= 0 {
+		return 0
+	}
+	return min(1, float64(p.Work)/float64(p.WorkAll))
 }
 
 // SortedTablesProgress reports how far the ends of the bulk loads under
 // way in this process (FlushOpen writing the raw, term and authors
-// tables) are: the cells written to tables, of the cells the loads took.
-// A cell written again over an earlier one is written once, so written
-// may end short of total. ok is false when no load is ending.
-func SortedTablesProgress() (written, total int64, ok bool) {
+// tables) are. ok is false when no load is ending.
+func SortedTablesProgress() (p TablesProgress, ok bool) {
 	return sumProgress(&finishing)
 }
 
 // EarlyTablesProgress reports how far the base merges under way in this
-// process are (the raw, term and authors tables a bulk load writes while
-// its run reads on, once told by MergeEarly): the cells written to
-// tables, of the cells in the runs they merge. ok is false when none is
-// under way. The run's pipeline slows while one is (both take the cores).
-func EarlyTablesProgress() (written, total int64, ok bool) {
+// process are: the raw, term and authors tables a bulk load writes while
+// its run reads on, once told by MergeEarly, from the runs spilled so
+// far. ok is false when none is under way. The run's pipeline slows while
+// one is (both take the cores).
+func EarlyTablesProgress() (p TablesProgress, ok bool) {
 	return sumProgress(&mergingEarly)
 }
 
 // sumProgress adds up the progress of the merges in m.
-func sumProgress(m *sync.Map) (written, total int64, ok bool) {
+func sumProgress(m *sync.Map) (sum TablesProgress, ok bool) {
 	m.Range(func(_, v any) bool {
 		p := v.(*finishProgress)
-		written, total, ok = written+p.merged.Load(), total+p.cells, true
+		sum.Cells += p.count.keys.Load()
+		sum.CellsAll += p.cells
+		sum.Work += p.count.work.Load()
+		sum.WorkAll += p.work
+		ok = true
 		return true
 	})
-	return written, total, ok
+	return sum, ok
 }
 
 // writeTables merges srcs (a partition's runs) into tables of about
 // sortedTableBytes, named name-PART-N.sst, and returns their paths.
-func (l *sortedLoad) writeTables(ctx context.Context, name string, part int, srcs []ranked, merged *atomic.Int64) ([]string, error) {
+func (l *sortedLoad) writeTables(ctx context.Context, name string, part int, srcs []ranked, merged *mergeCount) ([]string, error) {
 	var paths []string
 	var w *sstable.Writer
 	var table byte // of w's keys

@@ -325,19 +325,30 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 }
 
 // TestSortedTablesProgress: while FlushOpen writes a bulk load's sorted
-// tables, SortedTablesProgress says so, with the cells the load took; it
-// reports nothing before or after. It is read each time the end's report
-// (every compactReportEvery, here always) writes a line.
+// tables, SortedTablesProgress says so, with the cells the load took and
+// their work; it reports nothing before or after. It is read each time the
+// end's report (every compactReportEvery, here always) writes a line.
 func TestSortedTablesProgress(t *testing.T) {
+	old := sortedChunkBytes
+	sortedChunkBytes = 1 << 20 // runs spilled, and a last chunk
+	t.Cleanup(func() { sortedChunkBytes = old })
 	s, dir := openBulkTemp(t)
 	var cells []schemas.Cell
+	var work int64
 	for i := range 100_000 {
 		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i%5000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell())
+		work += cellWork(1+len(cells[i].Key), len(cells[i].Value))
 	}
-	if rest, err := s.sorted.Take(cells); err != nil || len(rest) != 0 {
-		t.Fatalf("Take: %d left, %v", len(rest), err)
+	for b := range slices.Chunk(cells, 1000) {
+		if rest, err := s.sorted.Take(b); err != nil || len(rest) != 0 {
+			t.Fatalf("Take: %d left, %v", len(rest), err)
+		}
 	}
-	if _, _, ok := SortedTablesProgress(); ok {
+	s.sorted.spills.Wait()
+	if len(s.sorted.runs) == 0 || s.sorted.cur == nil {
+		t.Fatal("the test wants cells both spilled and in memory")
+	}
+	if _, ok := SortedTablesProgress(); ok {
 		t.Fatal("SortedTablesProgress before FlushOpen: a load is ending")
 	}
 	var seen progressWriter
@@ -351,12 +362,13 @@ func TestSortedTablesProgress(t *testing.T) {
 		t.Fatal("no report during FlushOpen")
 	}
 	for _, p := range seen.samples {
-		if !p.ok || p.total != int64(len(cells)) || p.written < 0 || p.written > p.total {
-			t.Fatalf("SortedTablesProgress during FlushOpen: %+v, want a load ending with %d cells", p, len(cells))
+		if !p.ok || p.CellsAll != int64(len(cells)) || p.Cells < 0 || p.Cells > p.CellsAll ||
+			p.WorkAll != work || p.Work < 0 || p.Work > p.WorkAll {
+			t.Fatalf("SortedTablesProgress during FlushOpen: %+v, want a load ending with %d cells, %d of work", p, len(cells), work)
 		}
 	}
-	if w, n, ok := SortedTablesProgress(); ok {
-		t.Fatalf("SortedTablesProgress after FlushOpen: %d of %d, want no load ending", w, n)
+	if p, ok := SortedTablesProgress(); ok {
+		t.Fatalf("SortedTablesProgress after FlushOpen: %+v, want no load ending", p)
 	}
 }
 
@@ -369,23 +381,19 @@ func TestEarlyTablesProgress(t *testing.T) {
 	sortedChunkBytes = 64 << 10
 	t.Cleanup(func() { sortedChunkBytes = old })
 	s, dir := openBulkTemp(t)
-	type sample struct {
-		written, total int64
-		ok             bool
-	}
 	var mu sync.Mutex
-	var samples []sample
+	var samples []progressSample
 	cutBasePart = func(int) bool {
-		w, n, ok := EarlyTablesProgress()
+		p, ok := EarlyTablesProgress()
 		mu.Lock()
-		samples = append(samples, sample{w, n, ok})
+		samples = append(samples, progressSample{p, ok})
 		mu.Unlock()
 		return false
 	}
 	t.Cleanup(func() { cutBasePart = nil })
 	var written atomic.Int64
 	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 20_000 })()
-	if _, _, ok := EarlyTablesProgress(); ok {
+	if _, ok := EarlyTablesProgress(); ok {
 		t.Fatal("EarlyTablesProgress before any cell: a base merge is under way")
 	}
 	for i := range 20_000 {
@@ -395,18 +403,25 @@ func TestEarlyTablesProgress(t *testing.T) {
 		}
 	}
 	s.sorted.spills.Wait() // the base merge, whole
-	if _, _, ok := EarlyTablesProgress(); ok {
+	if _, ok := EarlyTablesProgress(); ok {
 		t.Fatal("EarlyTablesProgress after the base merge: one is under way")
 	}
 	if s.sorted.baseRuns == 0 {
 		t.Fatal("no base merge: the test wants one")
 	}
-	var inBase int64 // the cells of the runs the base merged
+	// The cells the base merged, and their work: the keys are distinct,
+	// each run's cells are the first of the load's, in order.
+	var inBase int64
 	for _, r := range s.sorted.runs[:s.sorted.baseRuns] {
 		inBase += r.cells
 	}
-	if inBase == 0 || inBase > 20_000 {
-		t.Fatalf("the base's runs hold %d cells, want some of the 20000", inBase)
+	if inBase == 0 || inBase > 20_000 || s.sorted.baseCells != inBase {
+		t.Fatalf("the base's runs hold %d cells and the base %d, want the same, some of the 20000", inBase, s.sorted.baseCells)
+	}
+	var work int64
+	for i := range inBase {
+		c := schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(i, nil)}.Cell()
+		work += cellWork(1+len(c.Key), len(c.Value))
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -414,8 +429,8 @@ func TestEarlyTablesProgress(t *testing.T) {
 		t.Fatal("no sample: no part of the base began")
 	}
 	for _, p := range samples {
-		if !p.ok || p.total != inBase || p.written < 0 || p.written > p.total {
-			t.Fatalf("EarlyTablesProgress during the base merge: %+v, want one under way over %d cells", p, inBase)
+		if !p.ok || p.CellsAll != inBase || p.Cells < 0 || p.Cells > p.CellsAll || p.WorkAll != work || p.Work < 0 || p.Work > p.WorkAll {
+			t.Fatalf("EarlyTablesProgress during the base merge: %+v, want one under way over %d cells, %d of work", p, inBase, work)
 		}
 	}
 	if _, err := FlushOpen(context.Background(), dir); err != nil {
@@ -438,18 +453,17 @@ func openBulkTemp(t *testing.T) (*Store, string) {
 
 // progressWriter samples SortedTablesProgress at each write.
 type progressWriter struct {
-	samples []struct {
-		written, total int64
-		ok             bool
-	}
+	samples []progressSample
+}
+
+type progressSample struct {
+	TablesProgress
+	ok bool
 }
 
 func (w *progressWriter) Write(b []byte) (int, error) {
-	written, total, ok := SortedTablesProgress()
-	w.samples = append(w.samples, struct {
-		written, total int64
-		ok             bool
-	}{written, total, ok})
+	p, ok := SortedTablesProgress()
+	w.samples = append(w.samples, progressSample{p, ok})
 	return len(b), nil
 }
 
