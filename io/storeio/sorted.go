@@ -960,17 +960,17 @@ func merge(ctx context.Context, srcs []ranked, counted *mergeCount, emit func(k,
 	if err != nil {
 		return err
 	}
-	var last []byte                        // the key emitted last
-	n, keys, work := 0, int64(0), int64(0) // keys and work not yet counted
-	for t.ok() {
+	var last []byte      // the key emitted last
+	var keys, work int64 // emitted, not yet counted
+	for emitted := false; t.ok(); {
 		s := t.top()
-		if k := s.key(); n == 0 || !bytes.Equal(k, last) {
+		if k := s.key(); !emitted || !bytes.Equal(k, last) {
 			v := s.value()
 			if err := emit(k, v, s.deleted()); err != nil {
 				return err
 			}
-			last = append(last[:0], k...)
-			n, keys, work = n+1, keys+1, work+cellWork(len(k), len(v))
+			last, emitted = append(last[:0], k...), true
+			keys, work = keys+1, work+cellWork(len(k), len(v))
 			if work >= mergeCountEvery {
 				if counted != nil {
 					counted.keys.Add(keys)
