@@ -67,9 +67,7 @@ func BenchmarkSpill(b *testing.B) {
 // BenchmarkMergeRuns merges 32 run files of term cells, as the end of a
 // load does (reading, decoding, the loser tree), into nothing.
 func BenchmarkMergeRuns(b *testing.B) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 2 << 20
-	defer func() { sortedChunkBytes = old }()
+	setChunkBytes(b, 2<<20)
 	dir := b.TempDir()
 	var runs []runFile
 	cells := 0

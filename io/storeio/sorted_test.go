@@ -295,9 +295,7 @@ func TestSortedLoadFinishedOnClose(t *testing.T) {
 // FlushOpen (the run recording itself as interrupted) still ingests every
 // cell, spilled or in memory.
 func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 1 << 10
-	t.Cleanup(func() { sortedChunkBytes = old })
+	setChunkBytes(t, 1<<10)
 	s, dir := openBulkTemp(t)
 	var cells []schemas.Cell
 	for i := range 211 {
@@ -329,9 +327,7 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 // their work; it reports nothing before or after. It is read each time the
 // end's report (every compactReportEvery, here always) writes a line.
 func TestSortedTablesProgress(t *testing.T) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 1 << 20 // runs spilled, and a last chunk
-	t.Cleanup(func() { sortedChunkBytes = old })
+	setChunkBytes(t, 1<<20) // runs spilled, and a last chunk
 	s, dir := openBulkTemp(t)
 	var cells []schemas.Cell
 	var work int64
@@ -377,9 +373,7 @@ func TestSortedTablesProgress(t *testing.T) {
 // the cells of the runs it merges; before it and once it is done it
 // reports nothing. It is sampled as each of the base's parts begins.
 func TestEarlyTablesProgress(t *testing.T) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 64 << 10
-	t.Cleanup(func() { sortedChunkBytes = old })
+	setChunkBytes(t, 64<<10)
 	s, dir := openBulkTemp(t)
 	var mu sync.Mutex
 	var samples []progressSample
@@ -436,6 +430,14 @@ func TestEarlyTablesProgress(t *testing.T) {
 	if _, err := FlushOpen(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// setChunkBytes sets the size of the load's chunks (sortedChunkBytes) to
+// n until tb ends.
+func setChunkBytes(tb testing.TB, n int) {
+	old := sortedChunkBytes
+	sortedChunkBytes = n
+	tb.Cleanup(func() { sortedChunkBytes = old })
 }
 
 // openBulkTemp opens a store for a bulk load in a temporary directory,
@@ -518,9 +520,7 @@ func TestRadixSortOrdersAsCompare(t *testing.T) {
 // error between the two, the end runs again in the same process (the
 // run recording its failure flushes the store again) and completes them.
 func TestSortedLoadIngestCutOff(t *testing.T) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 4 << 10
-	t.Cleanup(func() { sortedChunkBytes = old })
+	setChunkBytes(t, 4<<10)
 	for _, tc := range []struct {
 		stage string
 		crash bool
@@ -621,9 +621,7 @@ func TestSortedLoadIngestCutOff(t *testing.T) {
 // first, above them, and CompactOpen (which compacts the tables written
 // through the memtable) leaves both as they are.
 func TestSortedLoadBaseStays(t *testing.T) {
-	old := sortedChunkBytes
-	sortedChunkBytes = 64 << 10
-	t.Cleanup(func() { sortedChunkBytes = old })
+	setChunkBytes(t, 64<<10)
 	s, dir := openBulkTemp(t)
 	var written atomic.Int64
 	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 20_000 })()
