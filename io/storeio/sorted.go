@@ -13,6 +13,7 @@ import (
 	"iter"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -1037,11 +1038,13 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	job := mergeJob{name: "table", readBuf: mergeReadBuffer, runs: l.runs, bounds: bounds, first: first, last: last, lastRuns: lastRuns}
 	var merged mergeCount
 	cells := l.cells - l.baseCells // what the base holds is written already
-	finishing.Store(l, &finishProgress{count: &merged, cells: cells, work: job.work()})
+	progress := &finishProgress{count: &merged, cells: cells, work: job.work()}
+	finishing.Store(l, progress)
 	defer finishing.Delete(l)
 	defer every(compactReportEvery, func() {
-		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", merged.keys.Load(), "of", cells},
-			fmt.Sprintf("storeio: writing the raw, term and authors tables: %d of %d cells, %s", merged.keys.Load(), cells, time.Since(start).Round(time.Second)))
+		p := progress.now()
+		logLine(slog.LevelInfo, "store writing sorted tables", []any{"dir", l.dir, "cells", p.Cells, "of", p.CellsAll, "done", math.Round(1000*p.Done()) / 1000},
+			fmt.Sprintf("storeio: writing the raw, term and authors tables: %.0f%% (%d of %d cells), %s", 100*p.Done(), p.Cells, p.CellsAll, time.Since(start).Round(time.Second)))
 	})()
 	paths, _, err := l.writeParts(ctx, job, &merged)
 	if err != nil {
@@ -1515,14 +1518,17 @@ func EarlyTablesProgress() (p TablesProgress, ok bool) {
 	return sumProgress(&mergingEarly)
 }
 
+// now returns how far the merge is.
+func (p *finishProgress) now() TablesProgress {
+	return TablesProgress{Cells: p.count.keys.Load(), CellsAll: p.cells, Work: p.count.work.Load(), WorkAll: p.work}
+}
+
 // sumProgress adds up the progress of the merges in m.
 func sumProgress(m *sync.Map) (sum TablesProgress, ok bool) {
 	m.Range(func(_, v any) bool {
-		p := v.(*finishProgress)
-		sum.Cells += p.count.keys.Load()
-		sum.CellsAll += p.cells
-		sum.Work += p.count.work.Load()
-		sum.WorkAll += p.work
+		p := v.(*finishProgress).now()
+		sum.Cells, sum.CellsAll = sum.Cells+p.Cells, sum.CellsAll+p.CellsAll
+		sum.Work, sum.WorkAll = sum.Work+p.Work, sum.WorkAll+p.WorkAll
 		ok = true
 		return true
 	})
