@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -366,6 +367,12 @@ func TestSortedTablesProgress(t *testing.T) {
 	if p, ok := SortedTablesProgress(); ok {
 		t.Fatalf("SortedTablesProgress after FlushOpen: %+v, want no load ending", p)
 	}
+	line := regexp.MustCompile(`^storeio: writing the raw, term and authors tables: \d+% \(\d+ of 100000 cells\), \d+s\n$`)
+	for _, l := range seen.lines {
+		if !line.MatchString(l) {
+			t.Fatalf("the end's report %q, want it to match %s", l, line)
+		}
+	}
 }
 
 // TestEarlyTablesProgress: while a bulk load's base merge runs (the run
@@ -456,6 +463,7 @@ func openBulkTemp(t *testing.T) (*Store, string) {
 // progressWriter samples SortedTablesProgress at each write.
 type progressWriter struct {
 	samples []progressSample
+	lines   []string
 }
 
 type progressSample struct {
@@ -466,6 +474,7 @@ type progressSample struct {
 func (w *progressWriter) Write(b []byte) (int, error) {
 	p, ok := SortedTablesProgress()
 	w.samples = append(w.samples, progressSample{p, ok})
+	w.lines = append(w.lines, string(b))
 	return len(b), nil
 }
 
