@@ -239,3 +239,25 @@ func TestForgetCommand(t *testing.T) {
 		t.Errorf("forget from a store that does not exist: exit %d, stderr %q; want exit 1", code, errOut)
 	}
 }
+
+// TestProfileFlags: index --cpuprofile, --memprofile and --trace each
+// leave their file, in its format (pprof's gzipped protocol buffers, the
+// execution trace's header), even from a run shorter than the heap
+// profile's half-second check.
+func TestProfileFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	input := filepath.Join(dir, "tweets.jsonl")
+	writeTweets(t, input, 5)
+	cpu, mem, trace := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof"), filepath.Join(dir, "run.trace")
+	if code, _, errOut := runCLI(t, "index", "--input", input, "--store", filepath.Join(dir, "store"), "--progress", "0",
+		"--cpuprofile", cpu, "--memprofile", mem, "--trace", trace); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	for _, f := range []struct{ path, prefix string }{{cpu, "\x1f\x8b"}, {mem, "\x1f\x8b"}, {trace, "go 1."}} {
+		b, err := os.ReadFile(f.path)
+		if err != nil || !strings.HasPrefix(string(b), f.prefix) {
+			t.Errorf("%s: %d bytes beginning %q, error %v; want it to begin %q", filepath.Base(f.path), len(b), b[:min(len(b), 8)], err, f.prefix)
+		}
+	}
+}

@@ -39,6 +39,7 @@ type runFlags struct {
 	verbose    bool
 	cpuprofile string
 	memprofile string
+	trace      string
 	metrics    string
 	logFormat  string
 	snapshots  time.Duration
@@ -57,6 +58,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "verbose", false, "also print the runner's own log lines, and a failed run's whole report")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write a heap profile of the run's peak to this file (go tool pprof)")
+	fs.StringVar(&f.trace, "trace", "", "write a Go execution trace of the run to this file (go tool trace): what ran when, on how many cores")
 	fs.DurationVar(&f.snapshots, "snapshots", 10*time.Second, "a stream into --store publishes a snapshot of the store every this long into DIR.snapshots, which tweetindex query reads while the stream holds the store (0: off)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "how the run's lines on stderr (progress, --watch, waits, a failure) are written: text, or json (one JSON object a line: time, level, msg and the counts as fields)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
@@ -157,6 +159,13 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	}
 	if f.memprofile != "" {
 		defer startHeapProfile(f.memprofile)()
+	}
+	if f.trace != "" {
+		stop, err := startTrace(f.trace)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if f.metrics != "" {
 		stop, err := serveMetrics(f.metrics, f.log)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 )
 
@@ -23,23 +24,26 @@ func startCPUProfile(path string) (stop func(), err error) {
 }
 
 // startHeapProfile writes a heap profile to path each time the heap in use
-// reaches a new high (checked twice a second), until stop is called: the
-// file ends up holding the profile of the run's peak.
+// reaches a new high (checked twice a second, and once more when stop is
+// called), until stop returns: the file ends up holding the profile of
+// the run's peak, or of its end if that is higher (a run shorter than
+// half a second gets that one).
 func startHeapProfile(path string) (stop func()) {
-	done := make(chan struct{})
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(stopped)
 		var peak uint64
 		t := time.NewTicker(500 * time.Millisecond)
 		defer t.Stop()
-		for {
+		for last := false; !last; {
 			select {
 			case <-done:
-				return
+				last = true
 			case <-t.C:
 			}
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse <= peak+peak/10 {
+			if peak > 0 && ms.HeapInuse <= peak+peak/10 {
 				continue
 			}
 			peak = ms.HeapInuse
@@ -49,7 +53,21 @@ func startHeapProfile(path string) (stop func()) {
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-stopped }
+}
+
+// startTrace writes a Go execution trace of the process into path until
+// stop is called.
+func startTrace(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	return func() { trace.Stop(); f.Close() }, nil
 }
 
 // defaultMemoryLimit is the Go heap's soft limit for a local run, unless
