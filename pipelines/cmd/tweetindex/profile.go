@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -12,15 +13,27 @@ import (
 
 // startCPUProfile profiles the process into path until stop is called.
 func startCPUProfile(path string) (stop func(), err error) {
+	return startWriting("--cpuprofile", path, pprof.StartCPUProfile, pprof.StopCPUProfile)
+}
+
+// startTrace writes a Go execution trace of the process into path until
+// stop is called.
+func startTrace(path string) (stop func(), err error) {
+	return startWriting("--trace", path, trace.Start, trace.Stop)
+}
+
+// startWriting creates path and has start write into it until the
+// returned func calls end and closes the file; errors name flag.
+func startWriting(flag, path string, start func(io.Writer) error, end func()) (stop func(), err error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	if err := start(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return func() { end(); f.Close() }, nil
 }
 
 // startHeapProfile writes a heap profile to path each time the heap in use
@@ -54,20 +67,6 @@ func startHeapProfile(path string) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-stopped }
-}
-
-// startTrace writes a Go execution trace of the process into path until
-// stop is called.
-func startTrace(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--trace: %w", err)
-	}
-	if err := trace.Start(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--trace: %w", err)
-	}
-	return func() { trace.Stop(); f.Close() }, nil
 }
 
 // defaultMemoryLimit is the Go heap's soft limit for a local run, unless
