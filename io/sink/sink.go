@@ -78,11 +78,12 @@ type Config struct {
 	// nil, names a keyspace instead.
 	Store     string
 	Cassandra *cassandraio.Config
-	// Create creates a store directory that does not exist: a run opening
-	// the sink it writes. Readers leave it false, and a missing store is an
-	// error (rather than a new empty store).
+	// Create creates a store that does not exist (storeio.Open): a run
+	// opening the sink it writes. Readers leave it false, and a directory
+	// that does not exist or holds no store is an error (rather than a new
+	// empty store).
 	Create bool
-	// CacheSize is the store's block cache in bytes (storeio.OpenRead; 0:
+	// CacheSize is a reader's block cache in bytes (storeio.OpenRead; 0:
 	// Pebble's default).
 	CacheSize int64
 	// Snapshot lets a reader (a question) read the newest snapshot of a
@@ -118,10 +119,15 @@ func Open(c Config) (*Sink, error) {
 	if c.Store == "" {
 		return nil, ErrNoStore
 	}
-	if !c.Create {
-		if _, err := os.Stat(c.Store); err != nil {
-			return nil, errors.New("store " + c.Store + " does not exist: run tweetindex index first")
+	if c.Create {
+		st, err := storeio.Open(c.Store)
+		if err != nil {
+			return nil, err
 		}
+		return &Sink{Reader: st, store: st}, nil
+	}
+	if _, err := os.Stat(c.Store); err != nil {
+		return nil, errors.New("store " + c.Store + " does not exist: run tweetindex index first")
 	}
 	open := storeio.OpenRead
 	if c.Snapshot {

@@ -17,8 +17,9 @@ func isLocked(err error) bool {
 
 // openError says in one line why the store in dir could not be opened,
 // when Pebble's own words would mislead: a lock held by another process
-// ("resource temporarily unavailable") and a directory whose files Pebble
-// cannot read ("format major version 1", for a garbage CURRENT file).
+// ("resource temporarily unavailable"), a directory whose files Pebble
+// cannot read ("format major version 1", for a garbage CURRENT file), and
+// one that holds no database when a reader asks for one (OpenRead).
 // Pebble's error follows, wrapped.
 func openError(dir string, err error) error {
 	msg := err.Error()
@@ -36,6 +37,8 @@ func openError(dir string, err error) error {
 	case errors.Is(err, pebble.ErrCorruption), strings.Contains(msg, "format major version"),
 		strings.Contains(msg, "MANIFEST"), strings.Contains(msg, "CURRENT"), strings.Contains(msg, "corrupt"):
 		return fmt.Errorf("store %s is not a tweetindex store, or is damaged: its files cannot be read (give --store a new or empty directory, or restore the store from a copy) (%w)", dir, err)
+	case errors.Is(err, pebble.ErrDBDoesNotExist):
+		return fmt.Errorf("store %s holds no tweetindex store: pass the directory tweetindex index --store wrote (%w)", dir, err)
 	}
 	return fmt.Errorf("open store %s: %w", dir, err)
 }

@@ -116,3 +116,35 @@ func TestOpenNotAStore(t *testing.T) {
 		t.Errorf("Open = %v, want it to say the directory is not a store or is damaged", err)
 	}
 }
+
+// TestOpenReadNeedsAStore: OpenRead of a directory that holds no store
+// says so and leaves the directory as it was (no database created in
+// it); Open of the same directory creates one.
+func TestOpenReadNeedsAStore(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := OpenRead(dir, 0); err == nil || !strings.Contains(err.Error(), "holds no tweetindex store") {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("OpenRead of a directory without a store = %v, want it to say it holds none", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("OpenRead left %v in the directory, want only notes.txt", names)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = OpenRead(dir, 0); err != nil {
+		t.Fatalf("OpenRead of the store Open created: %v", err)
+	}
+	s.Close()
+}

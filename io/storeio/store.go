@@ -14,6 +14,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -61,8 +62,11 @@ func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 // kept between questions. Pebble's default, 8 MB, holds about 2,000 tweets.
 const ReadCacheSize = 512 << 20
 
-// OpenRead opens the store in dir as Open does, with a block cache of
-// cacheSize bytes (Pebble's default if 0). Memory is taken as blocks are
+// OpenRead opens the store in dir as Open does, but only a store that
+// exists: a directory that holds none is an error, and is left as it was
+// (a reader pointed at the wrong directory must not leave a new database
+// there). It has a block cache of cacheSize bytes (Pebble's default if
+// 0). Memory is taken as blocks are
 // read, and it costs: a one-shot question that reads 80 MB of blocks into a
 // large cache spends more time in page faults than it saves, while a
 // process that asks again finds what it read uncompressed in memory. If
@@ -74,7 +78,7 @@ func OpenRead(dir string, cacheSize int64) (*Store, error) {
 		c = pebble.NewCache(cacheSize)
 		defer c.Unref() // the database holds its own reference
 	}
-	return openWith(dir, false, c)
+	return openWith(dir, false, c, true)
 }
 
 // OpenReadOrSnapshot is OpenRead for a reader that may read a snapshot:
@@ -110,7 +114,7 @@ var lockWait = 3 * time.Second
 func open(dir string, bulk bool) (*Store, error) {
 	deadline := time.Now().Add(lockWait)
 	for {
-		s, err := openWith(dir, bulk, nil)
+		s, err := openWith(dir, bulk, nil, false)
 		var locked lockedError
 		if !errors.As(err, &locked) || time.Now().After(deadline) {
 			return s, err
@@ -120,8 +124,9 @@ func open(dir string, bulk bool) (*Store, error) {
 }
 
 // openWith opens the store in dir, with block cache c (nil: Pebble's
-// default).
-func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
+// default); if it is not open in this process and holds no database, it
+// creates one, or fails if mustExist.
+func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
@@ -132,8 +137,15 @@ func openWith(dir string, bulk bool, c *pebble.Cache) (*Store, error) {
 		h.refs++
 		return h.store, nil
 	}
+	if mustExist {
+		// Before Open, which would leave a LOCK file behind.
+		if d, err := pebble.Peek(abs, vfs.Default); err == nil && !d.Exists {
+			return nil, openError(abs, pebble.ErrDBDoesNotExist)
+		}
+	}
 	o := options(bulk)
 	o.Cache = c
+	o.ErrorIfNotExists = mustExist
 	compactions := new(atomic.Int32)
 	compactions.Store(1)
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }

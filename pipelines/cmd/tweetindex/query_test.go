@@ -214,6 +214,7 @@ func TestQueryFlagErrors(t *testing.T) {
 		{[]string{"countx"}, `unknown question "countx"`},
 		{[]string{"count"}, "no store: pass --store DIR (or --cassandra HOSTS)"},
 		{[]string{"count", "--store", filepath.Join(store, "nope")}, "does not exist: run tweetindex index first"},
+		{[]string{"count", "--store", t.TempDir()}, "holds no tweetindex store: pass the directory tweetindex index --store wrote"},
 		{[]string{"count", "--store", store, "--from", "yesterday"}, `--from "yesterday": want an RFC 3339 time`},
 		{[]string{"count", "--store", store, "--from", "2026-11-02", "--to", "2026-11-01"}, "is not before --to"},
 		{[]string{"geo", "--store", store}, "--bbox is required"},
