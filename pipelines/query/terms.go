@@ -65,7 +65,9 @@ func (e *Engine) termChunk(ctx context.Context, dst []schemas.RowKey, term, fiel
 	return dst, err
 }
 
-func checkField(field string) error {
+// CheckField says what is wrong with field, if it is not a field the term
+// index holds (text or user).
+func CheckField(field string) error {
 	if field != transforms.FieldText && field != transforms.FieldUser {
 		return fmt.Errorf("field %q: want %s or %s", field, transforms.FieldText, transforms.FieldUser)
 	}
@@ -137,7 +139,7 @@ func (e *Engine) termMatches(ctx context.Context, s span, terms []string, op Op,
 	if len(terms) == 0 {
 		return fmt.Errorf("no terms")
 	}
-	if err := checkField(field); err != nil {
+	if err := CheckField(field); err != nil {
 		return err
 	}
 	groups := queryGroups(terms, field)

@@ -156,6 +156,9 @@ func runBackfillStatus(args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	if err := sink.checkRead(); err != nil {
+		return asUsage(err)
+	}
 	tables, err := sink.open(0)
 	if err != nil {
 		return err

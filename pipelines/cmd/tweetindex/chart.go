@@ -92,9 +92,8 @@ var timeFormats = map[string]string{"minute": "01-02\n15:04", "hour": "01-02\n15
 // writeChart draws the series as a line chart (a line per language with
 // byLang) into path: SVG, PNG or PDF by its extension.
 func writeChart(path string, points []query.Point, by string, byLang bool) error {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".svg" && ext != ".png" && ext != ".pdf" {
-		return fmt.Errorf("--chart %s: want a .svg, .png or .pdf file", path)
+	if err := checkChartPath(path); err != nil {
+		return err
 	}
 	steps, lines := chartLines(points, byLang)
 	p := plot.New()
@@ -129,6 +128,18 @@ func writeChart(path string, points []query.Point, by string, byLang bool) error
 	}
 	if err := p.Save(9*vg.Inch, 4*vg.Inch, path); err != nil {
 		return fmt.Errorf("--chart: %w", err)
+	}
+	return nil
+}
+
+// checkChartPath says what is wrong with --chart path, if anything: its
+// extension picks the format.
+func checkChartPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".svg" && ext != ".png" && ext != ".pdf" {
+		return fmt.Errorf("--chart %s: want a .svg, .png or .pdf file", path)
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func runDump(args []string) error {
 	if !ok {
 		return usagef("--table %q: want one of %s", *table, tableList(", "))
 	}
-	if err := sink.check(); err != nil {
+	if err := sink.checkRead(); err != nil {
 		return asUsage(err)
 	}
 	tables, err := sink.open(0)

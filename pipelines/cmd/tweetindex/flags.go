@@ -70,6 +70,16 @@ func (f *sinkFlags) check() error {
 	return nil
 }
 
+// checkRead says what is wrong with the flags of a command that reads
+// tables that must be there (query, dump, forget, backfill status): it
+// names one of --store and --cassandra.
+func (f *sinkFlags) checkRead() error {
+	if f.store == "" && f.cassandra == "" {
+		return sink.ErrNoStore
+	}
+	return f.check()
+}
+
 // checkWrite says what is wrong with the flags of a command that writes
 // the tables (index, backfill), before it starts.
 func (f *sinkFlags) checkWrite() error {

@@ -47,11 +47,8 @@ func runForget(args []string) error {
 	if err := checkFormat(*format); err != nil {
 		return err
 	}
-	if err := sink.check(); err != nil {
+	if err := sink.checkRead(); err != nil {
 		return asUsage(err)
-	}
-	if sink.store == "" && sink.cassandra == "" {
-		return usagef("no tables: pass --store DIR or --cassandra HOSTS")
 	}
 	var in io.Reader = os.Stdin
 	name := "stdin"

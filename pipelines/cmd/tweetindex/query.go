@@ -94,6 +94,9 @@ type queryCmd struct {
 	filter query.Filter
 	box    *query.Box
 	page   query.Page
+	step   time.Duration // --by
+	words  []string      // the terms of --term, --and or --or (terms)
+	op     query.Op      // And, or Or for --or
 	engine *query.Engine
 	reader sink.Reader
 	out    resultWriter
@@ -149,9 +152,6 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 		}
 	}
 	q.reader, q.engine.R = s.Reader, s.Reader // the store or keyspace reader itself: the engine looks for their fast paths
-	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
@@ -221,9 +221,17 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	}
 }
 
-// resolveFlags checks and parses the flags into the filter, box and page.
+// resolveFlags checks and parses the flags into the filter, box, page,
+// step and terms, and makes the output's writer: every mistake in them is
+// found before the store is opened (a usage error).
 func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	var err error
+	if err := q.sink.checkRead(); err != nil {
+		return err
+	}
+	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
+		return err
+	}
 	if q.filter.From, err = parseTime("from", q.from); err != nil {
 		return err
 	}
@@ -269,6 +277,43 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	if qc.name == "bench" && q.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", q.repeat)
 	}
+	if qc.name == "users" && q.top < 0 {
+		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
+	}
+	if qc.flags&withStep != 0 {
+		steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
+		var ok bool
+		if q.step, ok = steps[q.by]; !ok {
+			return fmt.Errorf("--by %q: want minute, hour or day", q.by)
+		}
+		if err := checkChartPath(q.chart); err != nil {
+			return err
+		}
+	}
+	if qc.flags&(withTerm|withTerms) != 0 {
+		if err := query.CheckField(q.field); err != nil {
+			return fmt.Errorf("--%w", err)
+		}
+	}
+	if qc.flags&withTerm != 0 && q.term == "" {
+		return errors.New("--term is required")
+	}
+	if qc.flags&withTerms != 0 {
+		q.op = query.And
+		set := 0
+		if q.term != "" {
+			q.words, set = []string{q.term}, set+1
+		}
+		if q.and != "" {
+			q.words, set = splitTerms(q.and), set+1
+		}
+		if q.or != "" {
+			q.words, q.op, set = splitTerms(q.or), query.Or, set+1
+		}
+		if set != 1 || len(q.words) == 0 {
+			return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
+		}
+	}
 	return nil
 }
 
@@ -294,9 +339,6 @@ func (q *queryCmd) countGeo(ctx context.Context) error {
 
 // countTerm answers question 4.
 func (q *queryCmd) countTerm(ctx context.Context) error {
-	if q.term == "" {
-		return errors.New("--term is required")
-	}
 	q.hintEmptyTerms([]string{q.term})
 	n, err := q.engine.CountTerm(ctx, q.filter, q.term, q.field)
 	if err != nil {
@@ -315,12 +357,7 @@ func (q *queryCmd) writeCount(name string, n int64) error {
 
 // series answers question 3.
 func (q *queryCmd) series(ctx context.Context) error {
-	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
-	step, ok := steps[q.by]
-	if !ok {
-		return fmt.Errorf("--by %q: want minute, hour or day", q.by)
-	}
-	points, err := q.engine.SeriesBy(ctx, q.filter, step, q.byLang)
+	points, err := q.engine.SeriesBy(ctx, q.filter, q.step, q.byLang)
 	if err != nil {
 		return err
 	}
@@ -389,24 +426,9 @@ func (q *queryCmd) tweets(ctx context.Context) error {
 
 // terms answers questions 7 and 8.
 func (q *queryCmd) terms(ctx context.Context) error {
-	var terms []string
-	op := query.And
-	set := 0
-	if q.term != "" {
-		terms, set = []string{q.term}, set+1
-	}
-	if q.and != "" {
-		terms, set = splitTerms(q.and), set+1
-	}
-	if q.or != "" {
-		terms, op, set = splitTerms(q.or), query.Or, set+1
-	}
-	if set != 1 || len(terms) == 0 {
-		return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
-	}
-	q.hintEmptyTerms(terms)
+	q.hintEmptyTerms(q.words)
 	return q.retrieve(func(emit func(query.Hit) error) error {
-		return q.engine.Terms(ctx, q.filter, terms, op, q.field, q.page, emit)
+		return q.engine.Terms(ctx, q.filter, q.words, q.op, q.field, q.page, emit)
 	})
 }
 
@@ -495,9 +517,6 @@ func (q *queryCmd) bench(ctx context.Context) error {
 
 // users answers question 10.
 func (q *queryCmd) users(ctx context.Context) error {
-	if q.top < 0 {
-		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
-	}
 	if indexed, err := q.engine.AuthorsIndexed(ctx); err != nil {
 		return err
 	} else if !indexed {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,7 +204,9 @@ func TestQueryCommandsAgree(t *testing.T) {
 func first(a, _ string) string { return a }
 
 // TestQueryFlagErrors: a wrong flag stops the question with one line that
-// says what to fix.
+// says what to fix, a usage error (exit 2, with a pointer to --help) found
+// before the store is opened; a store that is not there is a failure
+// (exit 1).
 func TestQueryFlagErrors(t *testing.T) {
 	store, _ := indexedSample(t)
 	tests := []struct {
@@ -226,12 +229,21 @@ func TestQueryFlagErrors(t *testing.T) {
 		{[]string{"series", "--store", store, "--by", "week"}, `--by "week": want minute, hour or day`},
 		{[]string{"count", "--store", store, "--format", "xml"}, `--format "xml": want table, jsonl, csv or geojson`},
 		{[]string{"export", "--store", store, "--format", "table"}, "export as jsonl or csv"},
+		{[]string{"count-term", "--store", store}, "--term is required"},
+		{[]string{"series", "--store", store, "--chart", "x.gif"}, "--chart x.gif: want a .svg, .png or .pdf file"},
+		{[]string{"users", "--store", store, "--top", "-1"}, "--top -1: want 0 (the distribution) or more"},
+		{[]string{"count", "--store", store, "--cassandra", "localhost"}, "pass either --store or --cassandra, not both"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer
 		err := queryMain(tc.args, &out, &errOut)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("query %q: error %v, want one line with %q", tc.args, err, tc.want)
+			continue
+		}
+		failure := strings.Contains(tc.want, "does not exist") || strings.Contains(tc.want, "holds no tweetindex store")
+		if usage := errors.As(err, new(usageError)); usage == failure {
+			t.Errorf("query %q: %v: a usage error %v, want %v", tc.args, err, usage, !failure)
 		}
 	}
 }
