@@ -67,6 +67,9 @@ type command struct {
 	given    map[string]string    // our flags given, with their first value
 	twice    error                // a flag given twice
 	stdout   io.Writer            // where help goes
+	// elsewhere, if set, says which related commands take a flag this
+	// one does not (query's questions), or "".
+	elsewhere func(name string) string
 }
 
 // newCommand returns a command without flags.
@@ -237,6 +240,11 @@ func (c *command) flagError(err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		msg = "unknown flag --" + name
+		if c.elsewhere != nil {
+			if others := c.elsewhere(name); others != "" {
+				return usagef("%s takes no --%s (%s)", c.name, name, others)
+			}
+		}
 		if s := c.suggest(name); s != "" {
 			msg += "; did you mean --" + s
 			if b := c.beam[s]; b != nil {
@@ -265,12 +273,19 @@ func (c *command) ownNames() []string {
 }
 
 // suggest returns the flag most like name, or "" if none is close:
-// the same but for case, dashes and underscores, or within two edits.
+// the same but for case, dashes and underscores, the start of one flag
+// only (--form for --format), or within two edits.
 func (c *command) suggest(name string) string {
 	best, bestD := "", 3
+	prefixOf := 0
+	c.fs.VisitAll(func(f *flag.Flag) {
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixOf++
+		}
+	})
 	c.fs.VisitAll(func(f *flag.Flag) {
 		d := editDistance(strings.ToLower(name), strings.ToLower(f.Name))
-		if normalize(name) == normalize(f.Name) {
+		if normalize(name) == normalize(f.Name) || prefixOf == 1 && strings.HasPrefix(f.Name, name) {
 			d = 0
 		}
 		if d < bestD || (d == bestD && best != "" && c.beam[best] != nil && c.beam[f.Name] == nil) {
@@ -301,25 +316,31 @@ func normalize(name string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
 }
 
-// editDistance is the Levenshtein distance between a and b.
+// editDistance is the number of edits between a and b: letters inserted,
+// deleted, replaced, or two neighbours swapped (--lnag is one edit from
+// --lang).
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 // printHelp writes the command's help: usage, what it does, its own flags

@@ -129,6 +129,7 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	q := &queryCmd{stdout: stdout, stderr: stderr, engine: &query.Engine{}}
 	c := newCommand("query "+qc.name, fmt.Sprintf("tweetindex query %s (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--lang L] %s", qc.name, qc.usage), qc.summary)
 	c.stdout = stdoutW
+	c.elsewhere = questionsTaking
 	q.register(c.fs, qc)
 	if err := c.parseNoArgs(without(args, qi)); err != nil {
 		return err
@@ -172,6 +173,26 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Microsecond))
 	}
 	return nil
+}
+
+// questionsTaking says which questions take flag name ("--limit is for
+// geo, tweets and terms"), or "" if none does.
+func questionsTaking(name string) string {
+	var names []string
+	for _, qc := range questionCommands {
+		fs := flag.NewFlagSet(qc.name, flag.ContinueOnError)
+		(&queryCmd{engine: &query.Engine{}}).register(fs, qc)
+		if fs.Lookup(name) != nil {
+			names = append(names, qc.name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "--" + name + " is for " + names[0]
+	}
+	return "--" + name + " is for " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
