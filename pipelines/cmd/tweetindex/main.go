@@ -110,8 +110,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if !slices.Contains(commands, args[0]) {
-			err = unknownCommand(args[0])
-			break
+			return exitCode(args[0], unknownCommand(args[0]), stderr) // points at tweetindex --help
 		}
 		return runMain(append(args, "--help"), stdout, stderr)
 	default:

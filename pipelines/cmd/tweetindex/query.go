@@ -44,7 +44,7 @@ const (
 var questionCommands = []questionCommand{
 	{"count", "", "1. count tweets", 0, (*queryCmd).count},
 	{"count-geo", "[--bbox B]", "2. count geotagged tweets, in a box if given", withBox, (*queryCmd).countGeo},
-	{"series", "--by minute|hour|day [--by-lang] [--chart FILE]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang; --chart draws it (.svg, .png or .pdf)", withStep, (*queryCmd).series},
+	{"series", "[--by minute|hour|day] [--by-lang] [--chart FILE]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang; --chart draws it (.svg, .png or .pdf)", withStep, (*queryCmd).series},
 	{"count-term", "--term T [--field text|user]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
 	{"geo", "--bbox B [--limit N] [--cursor C] [--format geojson]", "5. geotagged tweets in a box (--format geojson: a FeatureCollection for map tools)", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
@@ -62,7 +62,8 @@ Every question takes --from/--to (a range [T1, T2), exact to the second;
 default: all the data) and --lang. A box B is minLon,minLat,maxLon,maxLat in degrees
 (minLon > maxLon crosses the antimeridian). Retrievals come in row key (time)
 order; with --limit N the last line on stderr gives the --cursor of the next
-page. Counts come from the indexes, never from the raw tweets.
+page. Counts come from the indexes (and the raw rows of partial minutes
+at the range's edges), never from a scan of the raw tweets.
 `
 
 func queryHelp() string {
