@@ -554,7 +554,11 @@ func (q *queryCmd) users(ctx context.Context) error {
 			return err
 		}
 		for _, u := range top {
-			if err := q.out.Row(u.ScreenName, u.Tweets); err != nil {
+			name := u.ScreenName
+			if name == "" && q.format == "table" {
+				name = "(no screen name)" // a tweets.js archive's: its owner's, whom it does not name
+			}
+			if err := q.out.Row(name, u.Tweets); err != nil {
 				return err
 			}
 		}

@@ -272,6 +272,14 @@ func TestQueryHintsAndNewAnswers(t *testing.T) {
 	if len(top) != 3 || top[0][1] != dist[len(dist)-1][0] || atoi(top[0][1]) < atoi(top[1][1]) || atoi(top[1][1]) < atoi(top[2][1]) {
 		t.Errorf("users --top 3: %v; distribution %v", top, dist)
 	}
+	// The sample's tweets.js tweets name no user: the table says so, CSV
+	// leaves the field empty.
+	if top[0][0] != "" {
+		t.Errorf("users --top 3 --format csv: top user %q, want the sample's tweets.js tweets (no screen name)", top[0][0])
+	}
+	if out, _ = ask(t, "users", "--store", store, "--top", "3"); !strings.Contains(out, "(no screen name)") {
+		t.Errorf("users --top 3 (table): %q, want (no screen name) for the tweets.js tweets", out)
+	}
 	// Series by language sums, per step, to the series.
 	out, _ = ask(t, "series", "--store", store, "--by", "hour", "--format", "csv")
 	plain := csvRows(t, out, "hour", "tweets")
