@@ -22,8 +22,51 @@ type Span struct {
 
 // runRange is a run's event-time range; zero bounds are open.
 type runRange struct {
-	from, to time.Time
-	status   string
+	from, to   time.Time
+	status     string
+	superseded bool // did not succeed, but was run again (Superseded)
+}
+
+// rangeOf returns r's range.
+func rangeOf(r RunRecord) runRange {
+	rr := runRange{status: r.Status}
+	rr.from, _ = time.Parse(time.RFC3339, r.From)
+	rr.to, _ = time.Parse(time.RFC3339, r.To)
+	return rr
+}
+
+// Superseded reports, for each of runs, whether it failed or was
+// interrupted and has since been run again: succeeded runs started after
+// it cover its whole range (for a run without a range: a succeeded run of
+// the same source, without a range, started after it). backfill status
+// lists such runs apart and does not count them as incomplete, so that an
+// alert on a failed range clears once the range has been run again.
+func Superseded(runs []RunRecord) []bool {
+	out := make([]bool, len(runs))
+	for i, r := range runs {
+		if r.Status != RunFailed && r.Status != RunInterrupted {
+			continue
+		}
+		started, _ := time.Parse(time.RFC3339Nano, r.Started)
+		var later []runRange
+		for _, s := range runs {
+			if at, _ := time.Parse(time.RFC3339Nano, s.Started); s.Status != RunSucceeded || !at.After(started) {
+				continue
+			}
+			if r.From == "" && r.To == "" {
+				if s.From == "" && s.To == "" && s.Source == r.Source {
+					out[i] = true
+				}
+				continue
+			}
+			later = append(later, rangeOf(s))
+		}
+		if r.From != "" || r.To != "" {
+			rr := rangeOf(r)
+			out[i] = !rr.from.IsZero() && !rr.to.IsZero() && statusOf(later, rr.from, rr.to) == Covered
+		}
+	}
+	return out
 }
 
 func (r runRange) meets(from, to time.Time) bool {
@@ -31,20 +74,22 @@ func (r runRange) meets(from, to time.Time) bool {
 }
 
 // CoverageOf cuts [from, to) into steps (an hour, a day) and says of each
-// whether the runs cover it; neighbouring steps of one state are merged.
+// whether the runs cover it, and how many runs over it did not succeed
+// and were not run again since (Superseded); neighbouring steps of one
+// state are merged.
 // A span that only runs which read nothing (RunEmpty) touched is Empty.
 // Runs without a range (an index run over whole files) are not counted:
 // what they covered is not recorded. A run still marked running counts as
 // not finished: it is running, or it died.
 func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span {
 	var ranges []runRange
-	for _, r := range runs {
+	superseded := Superseded(runs)
+	for i, r := range runs {
 		if r.From == "" && r.To == "" {
 			continue
 		}
-		rr := runRange{status: r.Status}
-		rr.from, _ = time.Parse(time.RFC3339, r.From)
-		rr.to, _ = time.Parse(time.RFC3339, r.To)
+		rr := rangeOf(r)
+		rr.superseded = superseded[i]
 		ranges = append(ranges, rr)
 	}
 	var spans []Span
@@ -55,7 +100,7 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 		}
 		sp := Span{From: t, To: end, Status: statusOf(ranges, t, end)}
 		for _, r := range ranges {
-			if r.status != RunSucceeded && r.status != RunEmpty && r.meets(t, end) {
+			if r.status != RunSucceeded && r.status != RunEmpty && !r.superseded && r.meets(t, end) {
 				sp.Failed++
 			}
 		}

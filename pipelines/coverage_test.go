@@ -58,3 +58,54 @@ func TestCoverageOf(t *testing.T) {
 		t.Errorf("coverage by 3 h of [0,2): %v, want partial then missing", spans)
 	}
 }
+
+// TestSuperseded: a failed or interrupted run is superseded once
+// succeeded runs started after it cover its range (a run without a range:
+// once a succeeded run of its source without a range follows it); then
+// CoverageOf no longer counts it as failed.
+func TestSuperseded(t *testing.T) {
+	day := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
+	h := func(n int) string { return day.Add(time.Duration(n) * time.Hour).Format(time.RFC3339) }
+	at := func(minute int) string {
+		return day.Add(48*time.Hour + time.Duration(minute)*time.Minute).Format(time.RFC3339Nano)
+	}
+	run := func(started, from, to int, status string) RunRecord {
+		return RunRecord{Source: "files", Started: at(started), From: h(from), To: h(to), Status: status}
+	}
+	whole := func(started int, source, status string) RunRecord {
+		return RunRecord{Source: source, Started: at(started), Status: status}
+	}
+	tests := []struct {
+		name string
+		runs []RunRecord
+		want string // per run: s (superseded) or - (not)
+	}{
+		{"run again over the same range", []RunRecord{run(0, 1, 3, RunInterrupted), run(1, 1, 3, RunSucceeded)}, "s-"},
+		{"run again, failing again", []RunRecord{run(0, 1, 3, RunFailed), run(1, 1, 3, RunFailed)}, "--"},
+		{"a failure after the success", []RunRecord{run(0, 1, 3, RunSucceeded), run(1, 1, 3, RunFailed)}, "--"},
+		{"covered by two later runs", []RunRecord{run(0, 1, 5, RunFailed), run(1, 1, 3, RunSucceeded), run(2, 3, 5, RunSucceeded)}, "s--"},
+		{"covered in part", []RunRecord{run(0, 1, 5, RunFailed), run(1, 1, 3, RunSucceeded)}, "--"},
+		{"an empty run covers nothing", []RunRecord{run(0, 1, 3, RunFailed), run(1, 1, 3, RunEmpty)}, "--"},
+		{"still running", []RunRecord{run(0, 1, 3, RunRunning), run(1, 1, 3, RunSucceeded)}, "--"},
+		{"no range, same source", []RunRecord{whole(0, "a/*", RunInterrupted), whole(1, "a/*", RunSucceeded)}, "s-"},
+		{"no range, another source", []RunRecord{whole(0, "a/*", RunInterrupted), whole(1, "b/*", RunSucceeded)}, "--"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			for _, s := range Superseded(tc.runs) {
+				got += map[bool]string{true: "s", false: "-"}[s]
+			}
+			if got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+	spans := CoverageOf([]RunRecord{run(0, 1, 3, RunInterrupted), run(1, 1, 3, RunSucceeded)}, day, day.Add(4*time.Hour), time.Hour)
+	for _, s := range spans {
+		if s.Failed != 0 {
+			t.Errorf("coverage after the range was run again: %+v, want no failed runs", spans)
+			break
+		}
+	}
+}

@@ -156,6 +156,9 @@ func runBackfillStatus(args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	if !t1.IsZero() && !t2.IsZero() && !t1.Before(t2) {
+		return usagef("empty range: --from %s is not before --to %s", *from, *to)
+	}
 	if err := sink.checkRead(); err != nil {
 		return asUsage(err)
 	}
@@ -175,8 +178,15 @@ func runBackfillStatus(args []string) error {
 	if t2.IsZero() {
 		t2 = hi
 	}
-	if t1.IsZero() || t2.IsZero() || !t1.Before(t2) {
+	switch {
+	case t1.IsZero() || t2.IsZero():
 		return exitError{exitIncomplete, "no run with a time range is recorded: pass --from and --to, or run tweetindex backfill first"}
+	case !t1.Before(t2) && *to == "":
+		// --from is at or after the end of every recorded run.
+		return exitError{exitIncomplete, fmt.Sprintf("no run is recorded from --from %s on (the latest ends at %s): pass --to to report a range", *from, hi.UTC().Format(time.RFC3339))}
+	case !t1.Before(t2):
+		// --to is at or before the start of every recorded run.
+		return exitError{exitIncomplete, fmt.Sprintf("no run is recorded before --to %s (the earliest starts at %s): pass --from to report a range", *to, lo.UTC().Format(time.RFC3339))}
 	}
 	spans := pipelines.CoverageOf(runs, t1, t2, step)
 	w := bufio.NewWriter(os.Stdout)
@@ -198,7 +208,8 @@ func runBackfillStatus(args []string) error {
 	return nil
 }
 
-// incomplete counts the spans not covered and the runs that did not succeed.
+// incomplete counts the spans not covered and the runs that did not
+// succeed and were not run again since (pipelines.Superseded).
 func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord) int {
 	n := 0
 	for _, s := range spans {
@@ -206,8 +217,9 @@ func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord) int {
 			n++
 		}
 	}
-	for _, r := range runs {
-		if r.Status != pipelines.RunSucceeded {
+	superseded := pipelines.Superseded(runs)
+	for i, r := range runs {
+		if r.Status != pipelines.RunSucceeded && !superseded[i] {
 			n++
 		}
 	}
@@ -241,14 +253,16 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 			return err
 		}
 	}
-	for _, r := range runs {
+	superseded := pipelines.Superseded(runs)
+	for i, r := range runs {
 		if r.Status == pipelines.RunSucceeded {
 			continue
 		}
 		if err := enc.Encode(struct {
 			Kind string `json:"kind"`
 			pipelines.RunRecord
-		}{"run", r}); err != nil {
+			RunAgain bool `json:"run_again,omitempty"`
+		}{"run", r, superseded[i]}); err != nil {
 			return err
 		}
 	}
@@ -256,15 +270,29 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 }
 
 // printUnfinished lists the runs that did not succeed: failed, interrupted
-// (stopped, or their process found gone) and still running.
+// (stopped, or their process found gone) and still running; then, apart,
+// those that failed or were interrupted and have been run again since
+// (pipelines.Superseded).
 func printUnfinished(w io.Writer, runs []pipelines.RunRecord) {
+	superseded := pipelines.Superseded(runs)
+	for _, again := range []bool{false, true} {
+		printRuns(w, runs, func(i int) bool { return superseded[i] == again }, map[bool]string{
+			false: "\nruns that did not succeed:",
+			true:  "\nruns that did not succeed, run again since (a later run succeeded over their range):",
+		}[again])
+	}
+}
+
+// printRuns prints, under title, the runs that did not succeed among those
+// that pick takes.
+func printRuns(w io.Writer, runs []pipelines.RunRecord, pick func(i int) bool, title string) {
 	first := true
-	for _, r := range runs {
-		if r.Status == pipelines.RunSucceeded {
+	for i, r := range runs {
+		if r.Status == pipelines.RunSucceeded || !pick(i) {
 			continue
 		}
 		if first {
-			fmt.Fprintln(w, "\nruns that did not succeed:")
+			fmt.Fprintln(w, title)
 			first = false
 		}
 		line := fmt.Sprintf("  %s  %-11s  [%s, %s)  %s", r.Started, r.Status, orOpen(r.From), orOpen(r.To), r.Source)

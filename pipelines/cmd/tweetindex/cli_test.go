@@ -214,6 +214,12 @@ func TestBackfillStatusJSONLAndExitCode(t *testing.T) {
 	if code, out, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T12:00", "--to", "2026-11-01T13:00"); code != 0 || !strings.Contains(out, "covered") {
 		t.Errorf("status of the covered hour: exit %d, stderr %q, stdout:\n%s\nwant exit 0", code, errOut, out)
 	}
+	if code, _, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T13:00", "--to", "2026-11-01T12:00"); code != exitUsage || !strings.Contains(errOut, "empty range: --from 2026-11-01T13:00 is not before --to 2026-11-01T12:00") {
+		t.Errorf("status with --from after --to: exit %d, stderr %q; want exit %d, empty range", code, errOut, exitUsage)
+	}
+	if code, _, errOut := runCLI(t, "backfill", "status", "--store", store, "--from", "2026-11-01T14:00"); code != exitIncomplete || !strings.Contains(errOut, "no run is recorded from --from 2026-11-01T14:00 on (the latest ends at 2026-11-01T13:00:00Z)") {
+		t.Errorf("status from after the last run: exit %d, stderr %q; want exit %d, nothing recorded from --from on", code, errOut, exitIncomplete)
+	}
 }
 
 // TestForgetCommand: forget --format jsonl prints one object whose counts
