@@ -57,6 +57,7 @@ var counterHelp = map[string]string{
 	flow.CounterSkipped:      "Stream control messages, keep-alives and tweets outside --from/--to.",
 	flow.CounterDeadLettered: "Items that could not be indexed (rows of the deadletter table).",
 	flow.CounterOutOfRange:   "Tweets outside --from/--to (part of skipped).",
+	flow.CounterRowsDeleted:  "Cells the sinks deleted (every table): retracted versions, honoured deletions.",
 }
 
 // writeMetrics writes the exposition at now.
@@ -75,7 +76,7 @@ func writeMetrics(out io.Writer, started, now time.Time) {
 	var rows, skippedBy []string
 	for _, name := range names {
 		switch {
-		case strings.HasPrefix(name, "rows_"):
+		case strings.HasPrefix(name, "rows_") && name != flow.CounterRowsDeleted:
 			rows = append(rows, name)
 		case strings.HasPrefix(name, "skipped_"):
 			skippedBy = append(skippedBy, name)

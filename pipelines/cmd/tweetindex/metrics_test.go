@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -78,5 +79,16 @@ func TestMetricsDuringStream(t *testing.T) {
 	}
 	if code != 0 {
 		t.Errorf("exit %d after SIGTERM\nstderr:\n%s", code, c.stderr)
+	}
+}
+
+// TestMetricsRowsDeletedIsNoTable: the cells sinks deleted are their own
+// counter, not a "deleted" table among the rows written per table.
+func TestMetricsRowsDeletedIsNoTable(t *testing.T) {
+	var b strings.Builder
+	writeMetrics(&b, time.Now(), time.Now())
+	out := b.String()
+	if strings.Contains(out, `table="deleted"`) || !strings.Contains(out, "\ntweetindex_rows_deleted_total ") || !strings.Contains(out, `tweetindex_rows_written_total{table="raw"} `) {
+		t.Errorf("metrics: want rows_written_total per table without a deleted table, and rows_deleted_total; got\n%s", out)
 	}
 }
