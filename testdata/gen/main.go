@@ -54,6 +54,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New(usage)
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, usage)
+		return nil
 	case "sample":
 		fs := flag.NewFlagSet("sample", flag.ContinueOnError)
 		var c tweetgen.SampleConfig

@@ -64,3 +64,14 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHelp: gen --help (and -h, help) prints the usage on stdout, no error.
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"--help", "-h", "help"} {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{arg}, &out); err != nil || !strings.HasPrefix(out.String(), "usage:") {
+			t.Errorf("gen %s: %v, stdout %q; want the usage and no error", arg, err, out.String())
+		}
+	}
+}
