@@ -50,6 +50,10 @@ type Progress struct {
 	// Streaming marks a stream's progress: with nothing read or written
 	// since the last line, it is waiting for records, not closing windows.
 	Streaming bool
+	// Until, when not zero, is the time a bounded read ends at (a Kafka
+	// read's --stop or --to in the future): before it, with nothing read
+	// or written since the last line, the run is waiting for records.
+	Until time.Time
 }
 
 // NewProgress returns the progress of a run over an input of size from
@@ -123,7 +127,7 @@ func (p *Progress) sample(now time.Time, tables tablesProgress) ProgressSample {
 		rate = float64(indexed-p.lastIndexed) / dt
 		writeRate = float64(written-p.lastWritten) / dt
 	}
-	phase := p.phase(files, read, written, tables)
+	phase := p.phase(files, read, written, tables, now)
 	p.lastIndexed, p.lastRead, p.lastWritten, p.lastAt = indexed, read, written, now
 	label := p.label
 	if label == "" {
@@ -152,13 +156,14 @@ func (s ProgressSample) String() string {
 
 // phase names what the run is doing: reading its input while files remain
 // or items keep coming; writing, once everything is read, while rows are
-// still being written; a stream then waits for records; a bounded run
-// then closes windows (the counts of the last hours,
+// still being written; a stream then waits for records, as does a bounded
+// read before the time it ends at (Until); a bounded run then closes
+// windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink; and the
 // end of a bulk load, whenever it is under way, writes the sorted tables.
 // While a bulk load writes its first tables as the run reads on (its base
 // merge: the pipeline slows meanwhile), the phase says so too.
-func (p *Progress) phase(files, read, written int64, tables tablesProgress) string {
+func (p *Progress) phase(files, read, written int64, tables tablesProgress, now time.Time) string {
 	percent := func() float64 { return 100 * tables.Done() }
 	var phase string
 	switch {
@@ -170,6 +175,8 @@ func (p *Progress) phase(files, read, written int64, tables tablesProgress) stri
 		phase = "writing"
 	case p.Streaming:
 		phase = "waiting for records"
+	case now.Before(p.Until):
+		phase = "waiting for records until " + p.Until.UTC().Format(time.RFC3339) + ", where the read ends"
 	default:
 		phase = "closing windows, flushing"
 	}

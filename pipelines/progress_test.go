@@ -33,4 +33,14 @@ func TestProgressLine(t *testing.T) {
 	if got, want := p.Line(start.Add(10*time.Second)), "progress 10s [waiting for records]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// A bounded read that ends at a time to come waits for records until
+	// then; after it, it closes windows.
+	p = newProgress(InputSize{}, "", start)
+	p.Until = start.Add(time.Hour)
+	if got, want := p.Line(start.Add(10*time.Second)), "progress 10s [waiting for records until 2026-11-24T07:00:00Z, where the read ends]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got, want := p.Line(start.Add(61*time.Minute)), "progress 1h1m0s [closing windows, flushing]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }

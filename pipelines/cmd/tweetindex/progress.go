@@ -11,7 +11,7 @@ import (
 // reportProgress logs a progress line (pipelines.Progress) on l every
 // interval while a run goes, or, when the workers run outside this process,
 // one note saying why there is none. Call stop when the run ends.
-func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, streaming bool) (stop func()) {
+func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, cfg pipelines.Config) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
@@ -20,7 +20,7 @@ func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.Input
 		l.Info("progress not shown", "reason", "workers outside this process", line("progress: not shown, the workers run outside this process (see the runner's UI)"))
 		return func() {}
 	}
-	p.Streaming = streaming
+	p.Streaming, p.Until = cfg.Streaming(), readsUntil(cfg)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -44,4 +44,18 @@ func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.Input
 			wg.Wait()
 		})
 	}
+}
+
+// readsUntil returns the time a bounded Kafka read ends at, when it is
+// one (--stop, or a backfill's --to and margin) and still to come: the
+// run waits for records until then. Zero otherwise.
+func readsUntil(cfg pipelines.Config) time.Time {
+	if cfg.Kafka == nil || cfg.Streaming() {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, cfg.Kafka.Stop)
+	if err != nil || !t.After(time.Now()) {
+		return time.Time{}
+	}
+	return t
 }
