@@ -3,6 +3,8 @@ package pipelines
 import (
 	"regexp"
 	"strings"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 )
 
 // RunError is a failed run. Its Error is one line: the step that failed
@@ -56,15 +58,11 @@ var hints = map[string]string{
 	"archiveio":   "check the --input files",
 }
 
-// cqlSchemaErrors are what Cassandra says when the keyspace or a table is
-// missing or is not the project's.
-var cqlSchemaErrors = regexp.MustCompile(`(?i)keyspace .*does not exist|unconfigured table|table .* does not exist|undefined column|unknown identifier|no keyspace has been specified`)
-
 // hintFor says what to check when a step of package pkg fails with cause:
 // the package's hint, except that a Cassandra failure names the schema
 // only when the schema is what is wrong.
 func hintFor(pkg, cause string) string {
-	if pkg == "cassandraio" && cqlSchemaErrors.MatchString(cause) {
+	if pkg == "cassandraio" && cassandraio.IsSchemaError(cause) {
 		return "check --keyspace; create the tables with: tweetindex schema apply"
 	}
 	return hints[pkg]

@@ -3,6 +3,7 @@ package cassandraio
 import (
 	"context"
 	"fmt"
+	"regexp"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -130,3 +131,12 @@ func CopyKeyspace(ctx context.Context, cfg Config, from string) (map[schemas.Tab
 	}
 	return copied, nil
 }
+
+// schemaErrors are what Cassandra says when the keyspace or a table is
+// missing or is not the project's.
+var schemaErrors = regexp.MustCompile(`(?i)keyspace .*does not exist|unconfigured table|table .* does not exist|undefined column|unknown identifier|no keyspace has been specified`)
+
+// IsSchemaError reports whether msg (an error's text, a runner's report)
+// is Cassandra saying that the keyspace or one of its tables is missing or
+// is not the project's: what tweetindex schema apply mends.
+func IsSchemaError(msg string) bool { return schemaErrors.MatchString(msg) }

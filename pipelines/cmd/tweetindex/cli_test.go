@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 )
 
 // runCLI runs tweetindex args in a child process and returns its exit code,
@@ -273,6 +275,31 @@ func TestProfileFlags(t *testing.T) {
 		b, err := os.ReadFile(f.path)
 		if err != nil || !strings.HasPrefix(string(b), f.prefix) {
 			t.Errorf("%s: %d bytes beginning %q, error %v; want it to begin %q", filepath.Base(f.path), len(b), b[:min(len(b), 8)], err, f.prefix)
+		}
+	}
+}
+
+// TestCassandraWithoutTables: a question or a run against a keyspace that
+// has no tables (a real CQL server, the project's test server) fails in
+// one line naming Cassandra's complaint, with a hint to create the
+// tables after it.
+func TestCassandraWithoutTables(t *testing.T) {
+	t.Parallel()
+	srv, err := cassandratest.New(cassandratest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	input := filepath.Join(t.TempDir(), "tweets.jsonl")
+	writeTweets(t, input, 3)
+	for _, args := range [][]string{
+		{"query", "count", "--cassandra", srv.Addr(), "--keyspace", "nope"},
+		{"index", "--input", input, "--cassandra", srv.Addr(), "--keyspace", "nope", "--progress", "0"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 1 || !strings.Contains(lines[0], "does not exist") || !strings.Contains(lines[len(lines)-1], "tweetindex schema apply") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1, Cassandra's complaint first and the schema apply hint", args, code, errOut)
 		}
 	}
 }

@@ -32,6 +32,9 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/pipelines"
 )
 
 const usage = `tweetindex indexes tweets into raw, term, frequency and geotemporal tables,
@@ -141,6 +144,10 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tweetindex %s: %v\n", cmd, err)
 	printDetail(stderr, err)
+	if !errors.As(err, new(*pipelines.RunError)) && cassandraio.IsSchemaError(err.Error()) {
+		// A run's failure carries its hint; a read before or without one does not.
+		fmt.Fprintln(stderr, "(check --keyspace; create the tables with: tweetindex schema apply --cassandra HOSTS --keyspace K)")
+	}
 	return exitFailure
 }
 
