@@ -19,10 +19,14 @@
 // watermark, when unbounded). Runners checkpoint and split these ranges;
 // a read that commits offsets only allows splits at the current position.
 //
-// Every broker call has a context with a deadline; a failed fetch is
-// retried with exponential backoff (counted in kafka_reconnects) from the
-// first offset not yet emitted, so no offset is skipped or read twice, for
-// up to Config.RetryTimeout.
+// Every broker call has a context with a deadline and is retried with
+// exponential backoff (one policy, retry): fetches and the calls that list
+// the partitions and resolve the offsets at startup for up to
+// Config.RetryTimeout, so a read started before its broker waits for it
+// (a topic the brokers say does not exist fails after about 5 s); offset
+// commits for at most 30 s. A failed fetch is retried (counted in
+// kafka_reconnects) from the first offset not yet emitted, so no offset is
+// skipped or read twice.
 //
 // # Bounded and unbounded
 //

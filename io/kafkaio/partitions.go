@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -44,8 +45,25 @@ func (f *listPartitionsFn) ProcessElement(ctx context.Context, _ []byte, emit fu
 		return err
 	}
 	defer closeClient(client)
-	parts, err := resolvePartitions(ctx, client, cfg, time.Now())
+	// These calls wait for the brokers as every call of the read does (a
+	// stream started before its broker waits for it, up to
+	// Config.RetryTimeout), and a drain stops the wait: the read then ends
+	// having read nothing, as a drained stream does.
+	dctx, cancel := untilDrained(ctx, cfg.Drain)
+	defer cancel()
+	start := time.Now()
+	parts, err := resolvePartitions(dctx, client, cfg, start)
 	if err != nil {
+		if errors.Is(context.Cause(dctx), errDrained) {
+			if waited := time.Since(start); waited >= time.Second {
+				brokers := strings.Join(cfg.Brokers, ",")
+				printWait("kafka drained while waiting", []any{"source", "kafka:" + cfg.Topic, "waited_seconds", roundWait(waited).Seconds(),
+					"brokers", brokers, "call", "listing partitions and offsets"},
+					"kafkaio: kafka:%s: drained while waiting %v for the Kafka broker %s (listing partitions and offsets); stopped waiting, nothing read",
+					cfg.Topic, roundWait(waited), brokers)
+			}
+			return nil
+		}
 		return err
 	}
 	notePlan(cfg.Topic, parts)
@@ -165,13 +183,29 @@ func resolvePartitions(ctx context.Context, c *kafka.Client, cfg Config, now tim
 	return parts, nil
 }
 
-// listPartitions returns the topic's partition ids in order.
+// missingTopicWait is how long listPartitions waits for a topic once the
+// brokers have answered that it does not exist: a topic that was just
+// created may take a moment to appear in every broker's metadata, but a
+// misspelt one should not hold the read for Config.RetryTimeout.
+var missingTopicWait = 5 * time.Second
+
+// listPartitions returns the topic's partition ids in order. Brokers that
+// cannot be reached are waited for as by every broker call (retry, up to
+// cfg.RetryTimeout); a topic they say does not exist, for missingTopicWait.
 func listPartitions(ctx context.Context, c *kafka.Client, cfg Config) ([]int, error) {
 	var ids []int
-	// A topic that was just created may take a moment to appear in every
-	// broker's metadata; a missing topic is reported after a short wait.
-	missing := fmt.Errorf("topic %q does not exist on %v", cfg.Topic, cfg.Brokers)
-	err := retry(ctx, cfg, min(cfg.RetryTimeout, 5*time.Second), "listing partitions", func(ctx context.Context) error {
+	var missingSince time.Time
+	missingErr := func() error {
+		if missingSince.IsZero() {
+			missingSince = time.Now()
+		}
+		err := fmt.Errorf("topic %q does not exist on %v", cfg.Topic, cfg.Brokers)
+		if waited := time.Since(missingSince); waited >= missingTopicWait {
+			return permanentError{fmt.Errorf("%w (the brokers said so for %v)", err, roundWait(waited))}
+		}
+		return err
+	}
+	err := retry(ctx, cfg, cfg.RetryTimeout, "listing partitions", func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 		defer cancel()
 		md, err := c.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{cfg.Topic}})
@@ -184,7 +218,7 @@ func listPartitions(ctx context.Context, c *kafka.Client, cfg Config) ([]int, er
 			}
 			if t.Error != nil {
 				if errors.Is(t.Error, kafka.UnknownTopicOrPartition) {
-					return missing
+					return missingErr()
 				}
 				return t.Error
 			}
@@ -193,12 +227,12 @@ func listPartitions(ctx context.Context, c *kafka.Client, cfg Config) ([]int, er
 				ids = append(ids, p.ID)
 			}
 			if len(ids) == 0 {
-				return missing
+				return missingErr()
 			}
 			sort.Ints(ids)
 			return nil
 		}
-		return missing
+		return missingErr()
 	}, nil)
 	return ids, err
 }

@@ -18,16 +18,26 @@ const (
 	maxBackoff = 2 * time.Second
 )
 
+// permanentError is the error of a broker call that retry returns at once,
+// without repeating the call: an answer from the brokers that repeating
+// it will not change.
+type permanentError struct{ error }
+
+func (e permanentError) Unwrap() error { return e.error }
+
 // retryable reports whether a failed broker call may succeed if repeated:
 // network failures and Kafka's temporary errors (leader changes, a
 // coordinator loading) may; Kafka's other errors (authentication and
-// authorization failures, bad requests), untrusted certificates and a
-// cancelled context may not.
+// authorization failures, bad requests), untrusted certificates, a
+// cancelled context and a permanentError may not.
 func retryable(err error) bool {
+	var perm permanentError
 	switch {
 	case err == nil:
 		return false
 	case errors.Is(err, context.Canceled):
+		return false
+	case errors.As(err, &perm):
 		return false
 	}
 	var kerr kafka.Error
