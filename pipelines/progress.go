@@ -156,8 +156,9 @@ func (s ProgressSample) String() string {
 
 // phase names what the run is doing: reading its input while files remain
 // or items keep coming; writing, once everything is read, while rows are
-// still being written; a stream then waits for records, as does a bounded
-// read before the time it ends at (Until); a bounded run then closes
+// still being written; a stream then waits for records, as does a
+// bounded read before the time it ends at (Until), and a bounded read from
+// Kafka for its first (for its brokers, say); a bounded run then closes
 // windows (the counts of the last hours,
 // which a bounded run writes at its end) and flushing the sink; and the
 // end of a bulk load, whenever it is under way, writes the sorted tables.
@@ -177,6 +178,8 @@ func (p *Progress) phase(files, read, written int64, tables tablesProgress, now 
 		phase = "waiting for records"
 	case now.Before(p.Until):
 		phase = "waiting for records until " + p.Until.UTC().Format(time.RFC3339) + ", where the read ends"
+	case read == 0 && p.size.Files == 0 && p.Until.IsZero():
+		phase = "waiting for the first records" // from Kafka: for its brokers, say
 	default:
 		phase = "closing windows, flushing"
 	}

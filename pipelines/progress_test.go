@@ -17,7 +17,7 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p = newProgress(InputSize{}, "stopped after", start)
-	if got, want := p.Line(start.Add(90*time.Second)), "stopped after 1m30s [closing windows, flushing]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
+	if got, want := p.Line(start.Add(90*time.Second)), "stopped after 1m30s [waiting for the first records]: 0 tweets read, 0 indexed (0/s), 0 rows written (0/s)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p = newProgress(InputSize{Files: 3, Bytes: 2e6}, "", start)
