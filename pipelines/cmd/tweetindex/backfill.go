@@ -189,12 +189,13 @@ func runBackfillStatus(args []string) error {
 		return exitError{exitIncomplete, fmt.Sprintf("no run is recorded before --to %s (the earliest starts at %s): pass --from to report a range", *to, lo.UTC().Format(time.RFC3339))}
 	}
 	spans := pipelines.CoverageOf(runs, t1, t2, step)
+	superseded := pipelines.Superseded(runs)
 	w := bufio.NewWriter(os.Stdout)
 	if *format == "jsonl" {
-		err = writeCoverageJSONL(w, spans, runs)
+		err = writeCoverageJSONL(w, spans, runs, superseded)
 	} else {
 		printCoverage(w, spans)
-		printUnfinished(w, runs)
+		printUnfinished(w, runs, superseded)
 	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -202,22 +203,21 @@ func runBackfillStatus(args []string) error {
 	if err != nil {
 		return err
 	}
-	if n := incomplete(spans, runs); n > 0 {
+	if n := incomplete(spans, runs, superseded); n > 0 {
 		return exitError{code: exitIncomplete}
 	}
 	return nil
 }
 
 // incomplete counts the spans not covered and the runs that did not
-// succeed and were not run again since (pipelines.Superseded).
-func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord) int {
+// succeed and were not run again since (superseded, pipelines.Superseded).
+func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord, superseded []bool) int {
 	n := 0
 	for _, s := range spans {
 		if s.Status != pipelines.Covered {
 			n++
 		}
 	}
-	superseded := pipelines.Superseded(runs)
 	for i, r := range runs {
 		if r.Status != pipelines.RunSucceeded && !superseded[i] {
 			n++
@@ -240,7 +240,7 @@ func printCoverage(w io.Writer, spans []pipelines.Span) {
 
 // writeCoverageJSONL writes an object per span ({"kind":"span",...}) and
 // one per run that did not succeed ({"kind":"run",...}).
-func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.RunRecord) error {
+func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.RunRecord, superseded []bool) error {
 	enc := json.NewEncoder(w)
 	for _, s := range spans {
 		if err := enc.Encode(struct {
@@ -253,7 +253,6 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 			return err
 		}
 	}
-	superseded := pipelines.Superseded(runs)
 	for i, r := range runs {
 		if r.Status == pipelines.RunSucceeded {
 			continue
@@ -272,15 +271,10 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 // printUnfinished lists the runs that did not succeed: failed, interrupted
 // (stopped, or their process found gone) and still running; then, apart,
 // those that failed or were interrupted and have been run again since
-// (pipelines.Superseded).
-func printUnfinished(w io.Writer, runs []pipelines.RunRecord) {
-	superseded := pipelines.Superseded(runs)
-	for _, again := range []bool{false, true} {
-		printRuns(w, runs, func(i int) bool { return superseded[i] == again }, map[bool]string{
-			false: "\nruns that did not succeed:",
-			true:  "\nruns that did not succeed, run again since (a later run succeeded over their range):",
-		}[again])
-	}
+// (superseded, pipelines.Superseded).
+func printUnfinished(w io.Writer, runs []pipelines.RunRecord, superseded []bool) {
+	printRuns(w, runs, func(i int) bool { return !superseded[i] }, "\nruns that did not succeed:")
+	printRuns(w, runs, func(i int) bool { return superseded[i] }, "\nruns that did not succeed, run again since (a later run succeeded over their range):")
 }
 
 // printRuns prints, under title, the runs that did not succeed among those
