@@ -31,20 +31,34 @@ var errHelpShown = errors.New("help shown")
 
 // usageError is a mistake in the command line, found before anything ran:
 // main prints it with a pointer to --help and exits 2.
-type usageError struct{ err error }
+type usageError struct {
+	err  error
+	help string // the command whose --help to point at ("query export"); "": the one run
+}
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 // usagef returns a usageError.
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{err: fmt.Errorf(format, a...)} }
+
+// helpOf makes a usage error, if err is one, point at the --help of
+// command (a question's own, "query export", rather than query's).
+func helpOf(err error, command string) error {
+	var ue usageError
+	if errors.As(err, &ue) {
+		ue.help = command
+		return ue
+	}
+	return err
+}
 
 // asUsage marks err, if not nil, as a usage error.
 func asUsage(err error) error {
 	if err == nil || errors.As(err, new(usageError)) || errors.Is(err, errHelpShown) {
 		return err
 	}
-	return usageError{err}
+	return usageError{err: err}
 }
 
 // exitError carries an exit code other than 1 for an error already

@@ -137,6 +137,11 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%q: stderr %q; want a line and a pointer to --help", tc.args, lines)
 		}
 	}
+	// A question's mistake points at the question's own help.
+	_, _, errOut := runCLI(t, "query", "export", "--store", dir, "--limit", "2")
+	if !strings.HasSuffix(errOut, "\nRun 'tweetindex query export --help' for usage.\n") {
+		t.Errorf("query export --limit 2: stderr %q; want a pointer to query export --help", errOut)
+	}
 }
 
 // TestRunnerErrorsFirst: a runner the run cannot use is refused in one

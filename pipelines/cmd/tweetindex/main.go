@@ -138,7 +138,11 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 		if !slices.Contains(commands, cmd) {
 			fmt.Fprintf(stderr, "tweetindex: %v\nRun 'tweetindex --help' for the commands.\n", err)
 		} else {
-			fmt.Fprintf(stderr, "tweetindex %s: %v\nRun 'tweetindex %s --help' for usage.\n", cmd, err, cmd)
+			help := cmd
+			if ue.help != "" {
+				help = ue.help
+			}
+			fmt.Fprintf(stderr, "tweetindex %s: %v\nRun 'tweetindex %s --help' for usage.\n", cmd, err, help)
 		}
 		return exitUsage
 	}

@@ -124,7 +124,12 @@ func queryMain(args []string, stdoutW, stderr io.Writer) error {
 	if i < 0 {
 		return unknownQuestion(args[qi])
 	}
-	qc := questionCommands[i]
+	err := askQuestion(args, qi, questionCommands[i], stdoutW, stderr)
+	return helpOf(err, "query "+questionCommands[i].name)
+}
+
+// askQuestion runs question qc (args[qi]) with the other args as its flags.
+func askQuestion(args []string, qi int, qc questionCommand, stdoutW, stderr io.Writer) error {
 	stdout := bufio.NewWriterSize(stdoutW, 64<<10)
 	defer stdout.Flush()
 	q := &queryCmd{stdout: stdout, stderr: stderr, engine: &query.Engine{}}
