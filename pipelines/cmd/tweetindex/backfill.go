@@ -140,10 +140,9 @@ func runBackfillStatus(args []string) error {
 	if err := c.parseNoArgs(args); err != nil {
 		return err
 	}
-	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
-	step, ok := steps[*by]
-	if !ok {
-		return usagef("--by %q: want minute, hour or day", *by)
+	step, err := stepOf(*by)
+	if err != nil {
+		return asUsage(err)
 	}
 	if err := checkFormat(*format); err != nil {
 		return err

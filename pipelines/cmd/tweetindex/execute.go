@@ -187,15 +187,16 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	if cfg.Streaming() && cfg.Store != "" && f.snapshots > 0 {
 		defer storeio.PublishSnapshots(cfg.Store, f.snapshots, nil)()
 	}
-	if until := readsUntil(cfg); !until.IsZero() {
+	until := readsUntil(cfg)
+	if !until.IsZero() {
 		f.log.Info("waiting for records", "until", until.UTC().Format(time.RFC3339), line(fmt.Sprintf(
 			"note: the read ends at %s, %s from now: the run waits for records until then",
 			until.UTC().Format(time.RFC3339), time.Until(until).Round(time.Second))))
 	}
-	stopProgress := reportProgress(f.log, f.progress, size, cfg)
+	stopProgress := reportProgress(f.log, f.progress, size, cfg.Streaming(), until)
 	tally := pipelines.NewProgress(size, "stopped after")
 	if tally != nil {
-		tally.Streaming, tally.Until = cfg.Streaming(), readsUntil(cfg)
+		tally.Streaming, tally.Until = cfg.Streaming(), until
 	}
 	sum, err := pipelines.Run(ctx, cfg)
 	stopProgress()

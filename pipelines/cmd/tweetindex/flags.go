@@ -142,3 +142,14 @@ func parseTime(flagName, s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("--%s %q: want an RFC 3339 time (2026-11-01T14:00:00Z) or a UTC date (2026-11-01)", flagName, s)
 }
+
+// stepOf parses a --by value (backfill status, query series): minute,
+// hour or day.
+func stepOf(by string) (time.Duration, error) {
+	steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
+	step, ok := steps[by]
+	if !ok {
+		return 0, fmt.Errorf("--by %q: want minute, hour or day", by)
+	}
+	return step, nil
+}

@@ -10,8 +10,9 @@ import (
 
 // reportProgress logs a progress line (pipelines.Progress) on l every
 // interval while a run goes, or, when the workers run outside this process,
-// one note saying why there is none. Call stop when the run ends.
-func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, cfg pipelines.Config) (stop func()) {
+// one note saying why there is none; streaming and until are
+// pipelines.Progress's Streaming and Until. Call stop when the run ends.
+func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, streaming bool, until time.Time) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
@@ -20,7 +21,7 @@ func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.Input
 		l.Info("progress not shown", "reason", "workers outside this process", line("progress: not shown, the workers run outside this process (see the runner's UI)"))
 		return func() {}
 	}
-	p.Streaming, p.Until = cfg.Streaming(), readsUntil(cfg)
+	p.Streaming, p.Until = streaming, until
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

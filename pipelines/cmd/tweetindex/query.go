@@ -308,10 +308,8 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
 	}
 	if qc.flags&withStep != 0 {
-		steps := map[string]time.Duration{"minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour}
-		var ok bool
-		if q.step, ok = steps[q.by]; !ok {
-			return fmt.Errorf("--by %q: want minute, hour or day", q.by)
+		if q.step, err = stepOf(q.by); err != nil {
+			return err
 		}
 		if err := checkChartPath(q.chart); err != nil {
 			return err
