@@ -96,6 +96,7 @@ func TestCollisionRecordFollowsTheRowKey(t *testing.T) {
 		{"the first deleted by a later run", []step{pair, index(deleteOf(ids[0]))}, false},
 		{"the second deleted by a v2 event in a later run", []step{pair, index(v2Delete(ids[1]))}, false},
 		{"the first replaced by a later run's version", []step{pair, index(edited)}, false},
+		{"the pair in two runs", []step{index(lines[0]), index(lines[1])}, true},
 		{"the pair in two runs, then the first forgotten", []step{index(lines[0]), index(lines[1]), {forget: ids[:1]}}, false},
 	}
 	for _, sinks := range sinkKinds {

@@ -27,6 +27,11 @@ type Identities interface {
 	// RowTweets calls fn with the id and stored JSON of every tweet the
 	// sink holds under row key k (more than one only after a collision).
 	RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error
+	// Collide reports, for each row of rows, whether the sink holds a
+	// tweet of another id under the row's key (Identifier asks it of every
+	// new tweet of a run into a sink that is not fresh, so a sink answers
+	// a batch at once).
+	Collide(ctx context.Context, rows []schemas.IdentityRow) ([]bool, error)
 	// Counted reports whether the sink's frequency table holds a count
 	// (of any language) for minute (YYYYMMDDhhmm).
 	Counted(ctx context.Context, minute string) (bool, error)
@@ -361,6 +366,10 @@ func uncollided(versions, retracted, kept []schemas.Tweet) []schemas.RowKey {
 	return keys
 }
 
+// countedReads is how many minutes markCounted reads at once: on
+// Cassandra each is a round trip.
+const countedReads = 32
+
 // markCounted marks for recount (out.Recount) the minute of each new
 // tweet of out whose minute the frequency table counted already, on a
 // sink that is not fresh: frequency counts are absolute and a run counts
@@ -392,7 +401,7 @@ func (x *Identifier) markCounted(ctx context.Context, out *TweetBatch) error {
 	if len(ask) > 0 {
 		found := make([]bool, len(ask))
 		errs := make([]error, len(ask))
-		sem := make(chan struct{}, collisionReads)
+		sem := make(chan struct{}, countedReads)
 		var wg sync.WaitGroup
 		for i, m := range ask {
 			sem <- struct{}{}
@@ -420,38 +429,21 @@ func (x *Identifier) markCounted(ctx context.Context, out *TweetBatch) error {
 	return nil
 }
 
-// collisionReads is how many row keys collisions reads at once: on
-// Cassandra each is a round trip.
-const collisionReads = 32
-
 // collisions adds to out.Collided the row key of each tweet of ts that
 // the sink holds another tweet under (a row-key collision with a tweet an
 // earlier run stored). Dedup finds the collisions among a run's own
 // tweets; this finds those across runs, for the new versions of a sink
-// that is not fresh: one read of a row key each.
+// that is not fresh, in one Identities.Collide a batch.
 func (x *Identifier) collisions(ctx context.Context, out *TweetBatch, ts []*schemas.Tweet) error {
 	if len(ts) == 0 {
 		return nil
 	}
-	found := make([]bool, len(ts))
-	errs := make([]error, len(ts))
-	sem := make(chan struct{}, collisionReads)
-	var wg sync.WaitGroup
+	rows := make([]schemas.IdentityRow, len(ts))
 	for i, t := range ts {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = x.Sink.RowTweets(ctx, t.RowKey, func(id uint64, _ []byte) error {
-				if id != t.ID {
-					found[i] = true
-				}
-				return nil
-			})
-		}()
+		rows[i] = schemas.IdentityRow{ID: t.ID, Key: t.RowKey}
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	found, err := x.Sink.Collide(ctx, rows)
+	if err != nil {
 		return fmt.Errorf("identify: reading row keys for collisions: %w", err)
 	}
 	for i, t := range ts {

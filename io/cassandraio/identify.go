@@ -2,6 +2,7 @@ package cassandraio
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -145,6 +146,32 @@ func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, f
 		}
 		return fn(r.ID, r.JSON)
 	})
+}
+
+// collideReads is how many row keys Collide reads at once: each is a
+// round trip.
+const collideReads = 32
+
+// Collide reads the row key of each row (a point read of its partition's
+// slice), collideReads at a time.
+func (ci cassandraIdentities) Collide(ctx context.Context, rows []schemas.IdentityRow) ([]bool, error) {
+	found := make([]bool, len(rows))
+	errs := make([]error, len(rows))
+	sem := make(chan struct{}, collideReads)
+	var wg sync.WaitGroup
+	for i, row := range rows {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = ci.RowTweets(ctx, row.Key, func(id uint64, _ []byte) error {
+				found[i] = found[i] || id != row.ID
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	return found, errors.Join(errs...)
 }
 
 // Counted reads the minute's slice of its day's frequency partition.

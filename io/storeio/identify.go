@@ -1,9 +1,12 @@
 package storeio
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -153,24 +156,94 @@ func (s *Store) Identities() transforms.Identities { return storeIdentities{s} }
 // storeIdentities reads the identity table and raw tweets of a store.
 type storeIdentities struct{ s *Store }
 
-func (si storeIdentities) Identities(_ context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error) {
+// Identities reads the identity rows of ids in id order through one
+// iterator (a Get each would set up the tables' iterators again for each
+// id): SeekPrefixGE consults the tables' Bloom filters as Get does.
+func (si storeIdentities) Identities(ctx context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error) {
 	rows := map[uint64]schemas.IdentityRow{}
-	for _, id := range ids {
-		key := schemas.IdentityKey(id)
-		v, ok, err := si.s.Get(schemas.TableIdentity, key)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
+	if len(ids) == 0 {
+		return rows, nil
+	}
+	sorted := slices.Compact(slices.Sorted(slices.Values(ids)))
+	it, err := si.s.db.NewIterWithContext(ctx, &pebble.IterOptions{
+		LowerBound: appendKey(nil, schemas.TableIdentity, schemas.IdentityKey(sorted[0])),
+		UpperBound: append(appendKey(nil, schemas.TableIdentity, schemas.IdentityKey(sorted[len(sorted)-1])), 0),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: identities: %w", si.s.dir, err)
+	}
+	defer it.Close()
+	var k []byte
+	for _, id := range sorted {
+		k = appendKey(k[:0], schemas.TableIdentity, schemas.IdentityKey(id))
+		if !it.SeekPrefixGE(k) || !bytes.Equal(it.Key(), k) {
 			continue
 		}
-		r, err := schemas.DecodeIdentity(key, v)
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("store %s: identities: %w", si.s.dir, err)
+		}
+		r, err := schemas.DecodeIdentity(k[1:], v)
 		if err != nil {
 			return nil, err
 		}
 		rows[id] = r
 	}
+	if err := it.Error(); err != nil {
+		return nil, fmt.Errorf("store %s: identities: %w", si.s.dir, err)
+	}
 	return rows, nil
+}
+
+// Collide reads the raw cells of the rows' keys in key order, through one
+// iterator of the database; a row key the bulk load may hold cells of (a
+// tweet of this run under it, written or deleted) is read through the
+// load as well (RowTweets), which a run's own new tweets almost never
+// need (mayHoldRow).
+func (si storeIdentities) Collide(ctx context.Context, rows []schemas.IdentityRow) ([]bool, error) {
+	found := make([]bool, len(rows))
+	if len(rows) == 0 {
+		return found, nil
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(rows[a].Key[:], rows[b].Key[:]) })
+	first, last := rows[order[0]].Key, rows[order[len(order)-1]].Key
+	it, err := si.s.db.NewIterWithContext(ctx, &pebble.IterOptions{
+		LowerBound: appendKey(nil, schemas.TableRaw, first[:]),
+		UpperBound: appendKey(nil, schemas.TableRaw, last.RawEnd()),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store %s: collisions: %w", si.s.dir, err)
+	}
+	defer it.Close()
+	var k []byte
+	for _, i := range order {
+		row := rows[i]
+		if si.s.loading(schemas.TableRaw, row.Key[:], row.Key.RawEnd()) != nil {
+			err := si.RowTweets(ctx, row.Key, func(id uint64, _ []byte) error {
+				found[i] = found[i] || id != row.ID
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		k = appendKey(k[:0], schemas.TableRaw, row.Key[:])
+		for ok := it.SeekGE(k); ok && bytes.HasPrefix(it.Key(), k); ok = it.Next() {
+			if key := it.Key(); len(key) != len(k)+8 || binary.BigEndian.Uint64(key[len(k):]) != row.ID {
+				found[i] = true
+				break
+			}
+		}
+	}
+	if err := it.Error(); err != nil {
+		return nil, fmt.Errorf("store %s: collisions: %w", si.s.dir, err)
+	}
+	return found, nil
 }
 
 func (si storeIdentities) RawJSON(_ context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {

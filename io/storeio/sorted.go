@@ -10,9 +10,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"iter"
 	"log/slog"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,6 +100,7 @@ type sortedLoad struct {
 	cur    *chunk
 	runs   []runFile      // per full chunk, in the order they filled: its run file
 	filled map[int]*chunk // full chunks whose run file is not written yet, by run
+	rows   rowSet         // the row keys of the raw cells taken (mayHoldRow)
 	spill  chan struct{}  // one spill at a time
 
 	spillEnts []entry        // the spill's sorted copy of a chunk's entries, reused
@@ -139,10 +138,9 @@ type sortedLoad struct {
 type runFile struct {
 	path     string
 	restarts []restart
-	rows     rowFilter // the row keys of its raw cells
-	level    int       // 0: a spilled chunk; n + 1: a merge of runFanIn runs of level n
-	cells    int64     // the cells it holds
-	gone     bool      // merged into a later run (mergeRuns): it holds nothing
+	level    int   // 0: a spilled chunk; n + 1: a merge of runFanIn runs of level n
+	cells    int64 // the cells it holds
+	gone     bool  // merged into a later run (mergeRuns): it holds nothing
 }
 
 // runFanIn is how many adjacent runs of one level the load merges into
@@ -187,7 +185,6 @@ type entry struct {
 type chunk struct {
 	arena []byte
 	ents  []entry
-	rows  map[schemas.RowKey]struct{} // the row keys of its raw cells (see mayHoldRow)
 }
 
 func (c *chunk) key(e *entry) []byte { return c.arena[e.off : e.off+e.klen] }
@@ -217,7 +214,7 @@ func newSortedLoad(db *pebble.DB, o *pebble.Options, dir string) (*sortedLoad, e
 	defaults.EnsureDefaults()
 	wo := defaults.MakeWriterOptions(0, db.TableFormat())
 	wo.FilterPolicy = nil // term cells are read by range, never looked up
-	return &sortedLoad{db: db, dir: scratch, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*chunk{}}, nil
+	return &sortedLoad{db: db, dir: scratch, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*chunk{}, rows: rowSet{}}, nil
 }
 
 // newChunk returns an empty chunk, the spilled one if there is one; mu held.
@@ -225,11 +222,10 @@ func (l *sortedLoad) newChunk() *chunk {
 	if c := l.free; c != nil {
 		l.free = nil
 		c.arena, c.ents = c.arena[:0], c.ents[:0]
-		clear(c.rows)
 		return c
 	}
 	// A term cell takes about 45 bytes of the arena.
-	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8), ents: make([]entry, 0, sortedChunkBytes/40), rows: map[schemas.RowKey]struct{}{}}
+	return &chunk{arena: make([]byte, 0, sortedChunkBytes+sortedChunkBytes/8), ents: make([]entry, 0, sortedChunkBytes/40)}
 }
 
 // Take copies the cells of sortedTables into the load and returns the
@@ -272,7 +268,7 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 			continue
 		}
 		if t.Table == schemas.TableRaw && len(t.Key) >= schemas.RowKeyLen {
-			c.rows[schemas.RowKey(t.Key[:schemas.RowKeyLen])] = struct{}{}
+			l.rows.add(schemas.RowKey(t.Key[:schemas.RowKeyLen]))
 		}
 		c.add(t)
 	}
@@ -304,8 +300,7 @@ func (l *sortedLoad) spillChunk(c *chunk, run int) {
 		// through meanwhile in the order they were added.
 		sorted := &chunk{arena: c.arena, ents: append(l.spillEnts[:0], c.ents...)}
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
-		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0], nil)
-		rf.rows = newRowFilter(len(c.rows), maps.Keys(c.rows))
+		rf, err := writeRunFile(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0])
 		l.spillEnts = sorted.ents
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
@@ -380,13 +375,11 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 			}
 			srcs = append(srcs, ranked{fs, i})
 		}
-		var rows []schemas.RowKey
-		rf, err := writeRunFile(path, srcs, &rows)
+		rf, err := writeRunFile(path, srcs)
 		if err != nil {
 			return err
 		}
 		rf.level = level + 1
-		rf.rows = newRowFilter(len(rows), slices.Values(rows))
 		l.files.Lock() // no read is reading the runs replaced
 		defer l.files.Unlock()
 		l.mu.Lock()
@@ -631,8 +624,7 @@ func chunkSources(c *chunk, runs [][]entry, bounds [][]byte, rank int) [][]ranke
 // record shares nothing. Compressed, the files take about a third of the
 // disk (raw JSON), and cost less CPU than writing them whole: the kernel
 // took about 2.6 s a GB of CPU to write them on the 2-core machine.
-// rows, if not nil, gets the row key of every raw cell.
-func writeRunFile(path string, srcs []ranked, rows *[]schemas.RowKey) (runFile, error) {
+func writeRunFile(path string, srcs []ranked) (runFile, error) {
 	rf := runFile{path: path}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return rf, err
@@ -665,9 +657,6 @@ func writeRunFile(path string, srcs []ranked, rows *[]schemas.RowKey) (runFile, 
 		}
 		rf.restarts[len(rf.restarts)-1].work += cellWork(len(k), len(v))
 		rf.cells++
-		if rows != nil && k[0] == byte(schemas.TableRaw) && len(k) > schemas.RowKeyLen {
-			*rows = append(*rows, schemas.RowKey(k[1:1+schemas.RowKeyLen]))
-		}
 		blk = binary.AppendUvarint(blk, uint64(shared))
 		blk = binary.AppendUvarint(blk, uint64(len(k)-shared))
 		blk = append(blk, k[shared:]...)
@@ -1065,6 +1054,9 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		return fmt.Errorf("storeio: ingesting the sorted tables: %w", err)
 	}
 	l.runs, last = nil, nil
+	l.mu.Lock()
+	l.rows = rowSet{}
+	l.mu.Unlock()
 	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = 0, nil, nil, nil, 0
 	l.done.Store(true)
 	return os.RemoveAll(l.dir)
@@ -1672,61 +1664,36 @@ func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byt
 // false says it holds none, and a read of them need not look through the
 // load. A run into a store that is not fresh reads the raw row of every
 // new tweet's row key (Identify looks for a collision with an earlier
-// run's tweet), which the load almost never holds.
+// run's tweet), which the load almost never holds: one look in a set,
+// whatever the number of runs the load has spilled.
 func (l *sortedLoad) mayHoldRow(k schemas.RowKey) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if c := l.cur; c != nil {
-		if _, ok := c.rows[k]; ok {
-			return true
-		}
-	}
-	for _, c := range l.filled {
-		if _, ok := c.rows[k]; ok {
-			return true
-		}
-	}
-	for i := range l.runs {
-		if l.runs[i].rows.mayHold(k) {
-			return true
-		}
-	}
-	return false
+	return l.rows.mayHold(k)
 }
 
-// rowFilter is a Bloom filter of row keys: 10 bits and 7 probes a key
-// (about 1 % false positives).
-type rowFilter struct{ bits []uint64 }
+// rowSet is the set of row keys a load holds raw cells under (set or
+// deleted), in eight bytes a key: the second (32 bits suffice until
+// 2106) and the hash of a row key, exact for seconds in [0, 2^32); a
+// row key outside them is kept as a 64-bit hash of its 12 bytes, which
+// another may share: mayHold then says yes, and a read looks through the
+// load for nothing. About 20 bytes a tweet of the load, against the 3-4
+// KB its cells take until the end.
+type rowSet map[uint64]struct{}
 
-var rowFilterSeed = maphash.MakeSeed()
+var rowSetSeed = maphash.MakeSeed()
 
-// newRowFilter returns the filter of rows, n keys.
-func newRowFilter(n int, rows iter.Seq[schemas.RowKey]) rowFilter {
-	f := rowFilter{bits: make([]uint64, (n*10+63)/64+1)}
-	for k := range rows {
-		f.probe(k, func(w int, b uint64) bool { f.bits[w] |= b; return true })
+func rowSetKey(k schemas.RowKey) uint64 {
+	sec := binary.BigEndian.Uint64(k[:8])
+	if sec>>32 != 0 {
+		return maphash.Bytes(rowSetSeed, k[:])
 	}
-	return f
+	return sec<<32 | uint64(binary.BigEndian.Uint32(k[8:]))
 }
 
-func (f rowFilter) mayHold(k schemas.RowKey) bool {
-	if f.bits == nil {
-		return false
-	}
-	return f.probe(k, func(w int, b uint64) bool { return f.bits[w]&b != 0 })
-}
+func (s rowSet) add(k schemas.RowKey) { s[rowSetKey(k)] = struct{}{} }
 
-// probe calls fn with the word and bit of each of k's probes, while fn
-// returns true, and returns whether it always did.
-func (f rowFilter) probe(k schemas.RowKey, fn func(w int, b uint64) bool) bool {
-	h := maphash.Bytes(rowFilterSeed, k[:])
-	h1, h2 := uint32(h), uint32(h>>32)|1
-	m := uint32(len(f.bits) * 64)
-	for i := range uint32(7) {
-		bit := (h1 + i*h2) % m
-		if !fn(int(bit/64), 1<<(bit%64)) {
-			return false
-		}
-	}
-	return true
+func (s rowSet) mayHold(k schemas.RowKey) bool {
+	_, ok := s[rowSetKey(k)]
+	return ok
 }

@@ -58,7 +58,7 @@ func BenchmarkSpill(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		copy(c.ents, orig)
-		if _, err := writeRunFile(path, chunkSources(c, sortChunk(c, 1), nil, 0)[0], nil); err != nil {
+		if _, err := writeRunFile(path, chunkSources(c, sortChunk(c, 1), nil, 0)[0]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -74,7 +74,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 	for i := range 32 {
 		c := benchChunk(uint64(i))
 		cells += len(c.ents)
-		rf, err := writeRunFile(fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0], nil)
+		rf, err := writeRunFile(fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0])
 		if err != nil {
 			b.Fatal(err)
 		}
