@@ -131,3 +131,91 @@ func TestIdentitiesCounted(t *testing.T) {
 		t.Error("Counted of a malformed minute: no error")
 	}
 }
+
+// TestIdentitiesCollide: Collide says, for each (id, row key), whether the
+// store holds a tweet of another id under the row key: from the authors
+// table when the store says every tweet has its authors row, from the raw
+// table when it does not say so, and from what a bulk load holds but has
+// not ingested (a tweet it took, a stored tweet it deleted) before the
+// database. Identities reads a batch of ids, repeated and missing ones
+// among them.
+func TestIdentitiesCollide(t *testing.T) {
+	k1 := schemas.NewRowKey(1793534400, []byte("one"))
+	k2 := schemas.NewRowKey(1793534400, []byte("two"))
+	k3 := schemas.NewRowKey(1793534460, []byte("three"))
+	raw := func(id uint64, k schemas.RowKey) schemas.Cell {
+		return schemas.RawRow{Key: k, ID: id, JSON: []byte(fmt.Sprintf(`{"id":%d}`, id))}.Cell()
+	}
+	author := func(id uint64, k schemas.RowKey) schemas.Cell {
+		return schemas.AuthorRow{Key: k, ID: id, Lang: "en", ScreenName: "a"}.Cell()
+	}
+	param := schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()
+	del := func(c schemas.Cell) schemas.Cell { return schemas.Cell{Table: c.Table, Key: c.Key, Delete: true} }
+	rows := []schemas.IdentityRow{{ID: 1, Key: k1}, {ID: 2, Key: k1}, {ID: 3, Key: k2}, {ID: 4, Key: k3}}
+	cases := []struct {
+		name   string
+		stored []schemas.Cell // written and closed first
+		loaded []schemas.Cell // then written through a bulk load, not ingested
+		want   []bool
+	}{
+		{"authors", []schemas.Cell{param, raw(1, k1), author(1, k1)}, nil, []bool{false, true, false, false}},
+		// Read from the authors table: a raw row without its authors row
+		// is not seen (the parameter promises there is none).
+		{"authors table read", []schemas.Cell{param, raw(1, k1), raw(9, k2)}, nil, []bool{false, false, false, false}},
+		{"raw without the parameter", []schemas.Cell{raw(1, k1), raw(9, k2)}, nil, []bool{false, true, true, false}},
+		{"the load's tweet", []schemas.Cell{param, raw(1, k1), author(1, k1)}, []schemas.Cell{raw(8, k3), author(8, k3)}, []bool{false, true, false, true}},
+		{"the load deleted the stored tweet", []schemas.Cell{param, raw(1, k1), author(1, k1)}, []schemas.Cell{del(raw(1, k1)), del(author(1, k1))}, []bool{false, false, false, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			st, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Write(c.stored); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			st, err = OpenBulk(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if err := st.Write(c.loaded); err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Identities().Collide(context.Background(), rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("Collide = %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const last = ^uint64(0)
+	if err := st.Write([]schemas.Cell{
+		schemas.IdentityRow{ID: 5, Key: k1}.Cell(),
+		schemas.IdentityRow{ID: 7, Deleted: true}.Cell(),
+		schemas.IdentityRow{ID: last, Key: k2}.Cell(),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.Identities().Identities(context.Background(), []uint64{last, 6, 5, 7, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]schemas.IdentityRow{5: {ID: 5, Key: k1}, 7: {ID: 7, Deleted: true}, last: {ID: last, Key: k2}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Identities = %v, want %v", got, want)
+	}
+}
