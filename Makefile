@@ -63,11 +63,15 @@ bench: build
 
 ## bench-scale: index three shapes of generated tweets (1M over 1 hour, 1M over 30 days, 3M over
 ## 72 hours; BENCH_SHAPES to change them) into fresh stores and print, per shape, tweets/s, CPU
-## microseconds per tweet, peak RSS and the tail (last tweet read to the end of the run). The data
-## (about 18 GB) is generated once into .bench/scale-*. Takes a while; not part of make test.
+## microseconds per tweet, peak RSS and the tail (last tweet read to the end of the run). Then the
+## runs into a store that holds tweets (BENCH_INCREMENTAL, TWEETS@SPAN: the next SPAN of TWEETS into a
+## store of TWEETS, the same tweets again, TWEETS other tweets of the same days), each beside a fresh
+## run of the same tweets, the stores checked against the generator and a fresh run over both inputs.
+## The data (about 28 GB) is generated once into .bench/. Takes a while; not part of make test.
 BENCH_SHAPES ?= 1000000@1h,1000000@720h,3000000@72h
+BENCH_INCREMENTAL ?= 1000000@240h
 bench-scale: build
-	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES)
+	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES) -bench.incremental=$(BENCH_INCREMENTAL)
 
 ## check-expected: compare a store that generated tweets were indexed into, and its run's summary,
 ## with the generator's expectations (DATA/EXPECTED.json): the summary's counts, the rows of the raw,

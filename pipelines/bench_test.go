@@ -1,12 +1,15 @@
 package pipelines
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"os"
 	"os/exec"
@@ -27,6 +30,7 @@ var (
 	benchTweets = flag.Int("bench.tweets", 100_000, "tweets BenchmarkIndexCommand generates and indexes")
 	benchShapes = flag.String("bench.shapes", "1000000@1h,1000000@720h,3000000@72h", "BenchmarkScale's inputs: comma-separated TWEETS@SPAN")
 	benchRuns   = flag.Int("bench.runs", 3, "how many times BenchmarkIndexCommand indexes the tweets; it reports the median run")
+	benchIncr   = flag.String("bench.incremental", "1000000@240h", "BenchmarkScale's runs into a store that holds tweets: comma-separated TWEETS@SPAN (none: empty)")
 )
 
 // BenchmarkIndexCommand times `bin/tweetindex index` end to end, as a user
@@ -74,7 +78,10 @@ func BenchmarkScale(b *testing.B) {
 	}
 	var shapes []shape
 	for _, f := range strings.Split(*benchShapes, ",") {
-		n, span, ok := strings.Cut(strings.TrimSpace(f), "@")
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, span, ok := strings.Cut(f, "@")
 		count, err1 := strconv.Atoi(n)
 		d, err2 := time.ParseDuration(span)
 		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
@@ -105,6 +112,113 @@ func BenchmarkScale(b *testing.B) {
 	for _, l := range lines {
 		fmt.Println(l)
 	}
+	var incr []string
+	for _, f := range strings.Split(*benchIncr, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, span, ok := strings.Cut(f, "@")
+		count, err1 := strconv.Atoi(n)
+		d, err2 := time.ParseDuration(span)
+		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
+			b.Fatalf("-bench.incremental: %q is not TWEETS@SPAN (e.g. 1000000@240h)", f)
+		}
+		incr = append(incr, incrementalShape(b, bin, count, d)...)
+	}
+	if len(incr) > 0 {
+		fmt.Println("\nruns into a store that holds tweets, each beside a run of the same tweets into a fresh store:")
+		fmt.Println("   tweets     span  run                                           wall  tweets/s  CPU us/tweet  peak RSS   of fresh")
+		for _, l := range incr {
+			fmt.Println(l)
+		}
+	}
+}
+
+// incrementalShape indexes, as daily backfills do, n tweets over span
+// into a store that already holds n (seed 11: 2n tweets over twice span,
+// the first half of the files its first span, the rest the next), and
+// prints a line per run beside a run of the same tweets into a fresh
+// store:
+//
+//   - the next span (new days) into the store of the first;
+//   - the first span again (nothing new);
+//   - n other tweets over the first span (seed 12: the same days, new
+//     ids) into the store of the first.
+//
+// The store of the first two is checked against the generator's
+// expectations for the 2n tweets (every table of one fresh run over both
+// halves), and that of the third, table by table and cell by cell,
+// against one fresh run over both inputs.
+func incrementalShape(b *testing.B, bin string, n int, span time.Duration) []string {
+	name := fmt.Sprintf("incr-%d-%s", n, strings.TrimSuffix(strings.TrimSuffix(span.String(), "0s"), "0m"))
+	all := benchData(b, name, 2*n, 11, 2*span)
+	other := benchData(b, name+"-other", n, 12, span)
+	files, err := filepath.Glob(filepath.Join(all, "*.jsonl*"))
+	if err != nil || len(files) < 2 {
+		b.Fatalf("%s: %d files, want two or more: %v", all, len(files), err)
+	}
+	slices.Sort(files)
+	tmp := b.TempDir()
+	first := linkFiles(b, filepath.Join(tmp, "first"), "", files[:len(files)/2])
+	next := linkFiles(b, filepath.Join(tmp, "next"), "", files[len(files)/2:])
+	otherFiles, _ := filepath.Glob(filepath.Join(other, "*.jsonl*"))
+	union := linkFiles(b, filepath.Join(tmp, "union"), "a-", files[:len(files)/2])
+	linkFiles(b, union, "b-", otherFiles)
+	warmInput(b, all)
+	warmInput(b, other)
+
+	var lines []string
+	line := func(what string, r, fresh indexResult) {
+		l := fmt.Sprintf("%9d %8s  %-42s %7.1f s %8.0f %8.0f %7.0f MB", r.sum.Read, span, what, r.wall.Seconds(), r.rate(),
+			float64(r.cpu.Microseconds())/float64(r.sum.Read), r.peakMB)
+		if fresh.wall > 0 {
+			l += fmt.Sprintf("   %5.2fx", r.wall.Seconds()/fresh.wall.Seconds())
+		}
+		fmt.Println(l)
+		lines = append(lines, l)
+	}
+	store := filepath.Join(tmp, "store")
+	freshFirst := indexRunInto(b, bin, first, store)
+	line("first span, fresh store", freshFirst, indexResult{})
+	copyDir(b, filepath.Join(store, "db"), filepath.Join(tmp, "first-store", "db"))
+
+	freshNext := indexRunInto(b, bin, next, filepath.Join(tmp, "fresh-next"))
+	os.RemoveAll(filepath.Join(tmp, "fresh-next"))
+	line("next span, fresh store", freshNext, indexResult{})
+	line("next span (new days) into the first's store", indexRunInto(b, bin, next, store), freshNext)
+	line("first span again (nothing new)", indexRunInto(b, bin, first, store), freshFirst)
+	line("  (fresh run of the first span, above)", freshFirst, indexResult{})
+	if err := compareTables(filepath.Join(store, "db"), filepath.Join(all, "EXPECTED.json")); err != nil {
+		b.Fatalf("the store of both spans: %v", err)
+	}
+	fmt.Println("the store of both spans matches the generator's expectations for all their tweets")
+	os.RemoveAll(store)
+
+	freshOther := indexRunInto(b, bin, other, filepath.Join(tmp, "fresh-other"))
+	os.RemoveAll(filepath.Join(tmp, "fresh-other"))
+	line("other tweets of the first span, fresh store", freshOther, indexResult{})
+	line("other tweets (same days, new ids) into it", indexRunInto(b, bin, other, filepath.Join(tmp, "first-store")), freshOther)
+	indexRunInto(b, bin, union, filepath.Join(tmp, "union-store"))
+	if err := compareStores(filepath.Join(tmp, "first-store", "db"), filepath.Join(tmp, "union-store", "db")); err != nil {
+		b.Fatalf("first span, then other tweets of its days, against one run over both: %v", err)
+	}
+	fmt.Println("the store of the first span and then the other tweets equals one fresh run over both, cell for cell")
+	return lines
+}
+
+// linkFiles links files into dir (created), each under prefix + its name,
+// and returns dir.
+func linkFiles(b *testing.B, dir, prefix string, files []string) string {
+	b.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		if err := os.Symlink(f, filepath.Join(dir, prefix+filepath.Base(f))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // buildCommand builds bin/tweetindex and returns its path.
@@ -187,8 +301,11 @@ func indexRun(b *testing.B, bin, data string) indexResult {
 	return indexRunInto(b, bin, data, b.TempDir())
 }
 
-// indexRunInto is indexRun into a fresh store in dir/db.
+// indexRunInto is indexRun into the store in store/db (made if it is not there).
 func indexRunInto(b *testing.B, bin, data, store string) indexResult {
+	if err := os.MkdirAll(store, 0o755); err != nil {
+		b.Fatal(err)
+	}
 	summaryPath := filepath.Join(store, "summary.json")
 	cmd := exec.Command(bin, "index", "--input", filepath.Join(data, "*.jsonl*"), "--store", filepath.Join(store, "db"), "--summary", summaryPath, "--progress", "0")
 	cmd.Stderr = os.Stderr
@@ -258,9 +375,37 @@ func compareExpected(dir, expected string, sum Summary) (string, error) {
 			return "", fmt.Errorf("summary: %s %d, the generator expects %d", c.name, c.got, c.want)
 		}
 	}
-	tables, err := sink.Open(sink.Config{Store: dir})
+	got, err := compareTablesTo(dir, want, sum.Rows)
 	if err != nil {
 		return "", err
+	}
+	return fmt.Sprintf("tables match the generator's expectations: raw %d, geo %d, frequency %d, deadletter %d rows; %d terms' rows",
+		got["raw"], got["geo"], got["frequency"], got["deadletter"], len(want.Terms)), nil
+}
+
+// compareTables compares the tables of the store in dir with the
+// generator's expectations (the file expected), as compareExpected does,
+// but not the summary: for a store that several runs wrote.
+func compareTables(dir, expected string) error {
+	raw, err := os.ReadFile(expected)
+	if err != nil {
+		return err
+	}
+	var want tweetgen.Expected
+	if err := json.Unmarshal(raw, &want); err != nil {
+		return fmt.Errorf("%s: %w", expected, err)
+	}
+	_, err = compareTablesTo(dir, want, nil)
+	return err
+}
+
+// compareTablesTo compares the store in dir with want (and, if rows is
+// not nil, with the rows a run's summary says it wrote) and returns the
+// rows of the tables it counted.
+func compareTablesTo(dir string, want tweetgen.Expected, rows map[string]int64) (map[string]int64, error) {
+	tables, err := sink.Open(sink.Config{Store: dir})
+	if err != nil {
+		return nil, err
 	}
 	defer tables.Close()
 	ctx := context.Background()
@@ -281,10 +426,10 @@ func compareExpected(dir, expected string, sum Summary) (string, error) {
 			return nil
 		})
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		if n != want.Rows[table.Name()] || n != sum.Rows[table.Name()] {
-			return "", fmt.Errorf("%s: %d rows in the table, %d in the summary, the generator expects %d", table.Name(), n, sum.Rows[table.Name()], want.Rows[table.Name()])
+		if n != want.Rows[table.Name()] || (rows != nil && n != rows[table.Name()]) {
+			return nil, fmt.Errorf("%s: %d rows in the table, %d in the summary, the generator expects %d", table.Name(), n, rows[table.Name()], want.Rows[table.Name()])
 		}
 		got[table.Name()] = n
 	}
@@ -292,12 +437,74 @@ func compareExpected(dir, expected string, sum Summary) (string, error) {
 		field, term, _ := strings.Cut(ft, "/")
 		var n int64
 		if err := sink.ScanPrefix(ctx, tables, schemas.TableTerms, schemas.TermPrefix(term, field), func(_, _ []byte) error { n++; return nil }); err != nil {
-			return "", err
+			return nil, err
 		}
 		if n != want.Terms[ft] {
-			return "", fmt.Errorf("terms: %d rows of %s, the generator expects %d", n, ft, want.Terms[ft])
+			return nil, fmt.Errorf("terms: %d rows of %s, the generator expects %d", n, ft, want.Terms[ft])
 		}
 	}
-	return fmt.Sprintf("tables match the generator's expectations: raw %d, geo %d, frequency %d, deadletter %d rows; %d terms' rows",
-		got["raw"], got["geo"], got["frequency"], got["deadletter"], len(want.Terms)), nil
+	return got, nil
+}
+
+// compareStores compares the stores in dirs a and b table by table, cell
+// by cell (keys and values), but for the metadata table, whose run
+// records differ, of which it compares the collision records. It returns
+// the first difference.
+func compareStores(a, b string) error {
+	sa, err := sink.Open(sink.Config{Store: a})
+	if err != nil {
+		return err
+	}
+	defer sa.Close()
+	sb, err := sink.Open(sink.Config{Store: b})
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	ctx := context.Background()
+	for _, table := range schemas.Tables {
+		var lo, hi []byte
+		if table == schemas.TableMeta {
+			lo = []byte(schemas.CollisionPrefix)
+			hi = append([]byte(schemas.CollisionPrefix), 0xff)
+		}
+		type cell struct{ k, v []byte }
+		next, stop := iter.Pull2(func(yield func(cell, error) bool) {
+			err := sb.Scan(ctx, table, lo, hi, func(k, v []byte) error {
+				if !yield(cell{bytes.Clone(k), bytes.Clone(v)}, nil) {
+					return errStop
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, errStop) {
+				yield(cell{}, err)
+			}
+		})
+		var n int64
+		err := sa.Scan(ctx, table, lo, hi, func(k, v []byte) error {
+			c, err, ok := next()
+			switch {
+			case err != nil:
+				return err
+			case !ok:
+				return fmt.Errorf("%s: %s has cell %x, %s has no more (after %d)", table.Name(), a, k, b, n)
+			case !bytes.Equal(c.k, k) || !bytes.Equal(c.v, v):
+				return fmt.Errorf("%s: cell %d is %x=%.40q in %s, %x=%.40q in %s", table.Name(), n, k, v, a, c.k, c.v, b)
+			}
+			n++
+			return nil
+		})
+		if err == nil {
+			if c, cerr, ok := next(); cerr != nil {
+				err = cerr
+			} else if ok {
+				err = fmt.Errorf("%s: %s has cell %x, %s has no more (after %d)", table.Name(), b, c.k, a, n)
+			}
+		}
+		stop()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -85,7 +85,7 @@ func deleteInPipeline(ctx context.Context, s *sink.Sink, write func(context.Cont
 }
 
 // copyDir copies the files of directory from into to.
-func copyDir(t *testing.T, from, to string) {
+func copyDir(t testing.TB, from, to string) {
 	t.Helper()
 	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
