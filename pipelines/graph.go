@@ -50,6 +50,12 @@ type Config struct {
 	// a run that ends sooner (1M tweets: about 20 s), for a store that
 	// more runs will write before anyone reads it.
 	NoCompact bool
+
+	// MixTokenizers lets the run add tweets to a sink whose term rows were
+	// written with another tokenizer version, or before versions were
+	// recorded, which Run otherwise refuses (*TokenizerMixError): the
+	// sink's schemas.TokenizerParam row then records both (tokenizer.go).
+	MixTokenizers bool
 }
 
 // Validate reports the first configuration error, as one line saying what to fix.

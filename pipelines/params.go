@@ -21,7 +21,9 @@ import (
 //
 // A sink indexed before a parameter existed never gets it (later runs
 // write the new rows for their tweets only), and its readers go on as
-// before: every day read, the raw rows read for users.
+// before: every day read, the raw rows read for users. The tokenizer's
+// version (schemas.TokenizerParam) is the one parameter such a sink gets
+// later, from a run told to mix versions: see tokenizerParam.
 func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, error) {
 	if !fresh {
 		return nil, nil

@@ -28,7 +28,10 @@ import (
 // the reason. A failed pipeline returns a *RunError, whose message is one
 // line. A run stopped by cancelling ctx (on a signal: give the cause with
 // context.WithCancelCause, e.g. ErrInterrupted) is recorded as interrupted
-// and returns an error that wraps the cause.
+// and returns an error that wraps the cause. A sink whose term rows were
+// written with another tokenizer version is refused before anything is
+// written, with a *TokenizerMixError, unless cfg.MixTokenizers (see
+// tokenizer.go).
 func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
@@ -55,6 +58,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	// A sink indexed with another tokenizer version is refused here,
+	// before anything is written (see tokenizer.go).
+	tokenizer, err := tokenizerParam(ctx, cfg, fresh)
+	if err != nil {
+		return Summary{}, err
+	}
+	params = append(params, tokenizer...)
 	// Read before the run: prism, started in process, sets --endpoint
 	// (see rememberInProcessPrism).
 	endpoint, inProcess := beamFlag("endpoint"), runnerInProcess()

@@ -2,6 +2,9 @@ package schemas
 
 import (
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -54,10 +57,72 @@ const (
 	// GeoDayMarkersParam. A sink indexed before the table existed never
 	// gets it, and its questions about users read the raw rows instead.
 	AuthorsParam = "param/authors"
+	// TokenizerParam is the metadata row naming the tokenizer versions
+	// (transforms.TokenizerVersion) whose term rows the sink holds
+	// (TokenizerValue): written when indexing begins into an empty sink,
+	// and by a run told to add tweets of another version to a sink
+	// (pipelines.Config.MixTokenizers). A sink indexed before the row
+	// existed has none: the version of its term rows is not known.
+	TokenizerParam = "param/tokenizer"
 )
 
 // AuthorsValue is the value of AuthorsParam.
 var AuthorsValue = []byte(`{"complete":true}`)
+
+// TokenizerUnrecorded stands, in TokenizerValue.Versions, for the tweets
+// of a sink indexed before tokenizer versions were recorded.
+const TokenizerUnrecorded = 0
+
+// TokenizerValue is the value of TokenizerParam, in JSON: {"version":1}
+// for a sink whose term rows were all written by tokenizer version 1;
+// {"version":2,"versions":[1,2]} for one that mixes versions, Version
+// being that of the run that added the last one and Versions every
+// version whose term rows the sink holds (TokenizerUnrecorded, 0, for
+// the tweets indexed before versions were recorded).
+type TokenizerValue struct {
+	Version  int   `json:"version"`
+	Versions []int `json:"versions,omitempty"`
+}
+
+// ParseTokenizerValue decodes the value of TokenizerParam.
+func ParseTokenizerValue(b []byte) (TokenizerValue, error) {
+	var v TokenizerValue
+	if err := json.Unmarshal(b, &v); err != nil {
+		return TokenizerValue{}, fmt.Errorf("%s %q: %w", TokenizerParam, b, err)
+	}
+	return v, nil
+}
+
+// All returns the versions whose term rows the sink holds, ascending.
+func (v TokenizerValue) All() []int {
+	if len(v.Versions) == 0 {
+		return []int{v.Version}
+	}
+	all := slices.Clone(v.Versions)
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// With returns v with the term rows of version added: Version is version,
+// and Versions lists every version when there is more than one.
+func (v TokenizerValue) With(version int) TokenizerValue {
+	all := v.All()
+	if !slices.Contains(all, version) {
+		all = append(all, version)
+		slices.Sort(all)
+	}
+	w := TokenizerValue{Version: version}
+	if len(all) > 1 {
+		w.Versions = all
+	}
+	return w
+}
+
+// Cell encodes v as its metadata cell.
+func (v TokenizerValue) Cell() Cell {
+	b, _ := json.Marshal(v)
+	return MetaRow{Name: TokenizerParam, Value: b}.Cell()
+}
 
 // CollisionName returns the metadata row name that records a collision
 // on row key k.

@@ -16,6 +16,31 @@ import (
 // dependency, so that a reader of the index can tokenize a query exactly as
 // the index was built.
 
+// TokenizerVersion is the version of this file's rules. Bump it, and say
+// what changed in TokenizerChange, whenever a change here (or in
+// TermCells) changes which term rows a tweet gets: a term added, dropped
+// or written otherwise. A change that gives every tweet the same rows (a
+// faster scan, a refactoring) keeps the version.
+//
+// Index runs record it in the sink's metadata (schemas.TokenizerParam)
+// and refuse to add tweets to a sink indexed with another version unless
+// told to mix them (pipelines.Config.MixTokenizers); questions about terms
+// on a sink that mixes versions say which tweets they can miss.
+const TokenizerVersion = 1
+
+// TokenizerChange says what the term rows of tweets indexed with version
+// have that those of the version before lack ("" if it is not known: a
+// version newer than this build's). Version 1 is told against the rules of
+// the builds before versions were recorded (tokenizer version 0, for the
+// tweets of a sink indexed by them).
+func TokenizerChange(version int) string {
+	switch version {
+	case 1:
+		return "words with an apostrophe (don't) and numbers with a decimal separator (3.14, 1,000) whole, NFKC forms (Ｈｅｌｌｏ as hello), the bare form of one-letter and CJK hashtags (#K as k)"
+	}
+	return ""
+}
+
 // MaxTermLen caps a term's length in bytes; longer terms are cut on a rune
 // boundary.
 const MaxTermLen = 64

@@ -44,6 +44,9 @@ type Engine struct {
 
 	authorsMu                    sync.Mutex // AuthorsIndexed, read once
 	authorsKnown, authorsIndexed bool
+
+	tokenizerMu sync.Mutex         // TokenizerVersions, read once
+	tokenizer   *TokenizerVersions // nil until read
 }
 
 // NewEngine returns an engine over r.

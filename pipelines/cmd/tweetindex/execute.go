@@ -44,6 +44,7 @@ type runFlags struct {
 	logFormat  string
 	snapshots  time.Duration
 	compact    bool
+	mix        bool         // --mix-tokenizers
 	log        *slog.Logger // made by check: the run's stderr lines in logFormat
 }
 
@@ -61,6 +62,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.trace, "trace", "", "write a Go execution trace of the run to this file (go tool trace): what ran when, on how many cores")
 	fs.DurationVar(&f.snapshots, "snapshots", 10*time.Second, "a stream into --store publishes a snapshot of the store every this long into DIR.snapshots, which tweetindex query reads while the stream holds the store (0: off)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "how the run's lines on stderr (progress, --watch, waits, a failure) are written: text, or json (one JSON object a line: time, level, msg and the counts as fields)")
+	fs.BoolVar(&f.mix, "mix-tokenizers", false, "add the tweets to a store or keyspace indexed with another tokenizer version (or before versions were recorded), which is refused without it; its metadata then records both versions, and term questions say which tweets they can miss")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
 }
 
@@ -121,6 +123,7 @@ func (f *runFlags) apply(cfg *pipelines.Config) {
 	cfg.Shards = f.shards
 	cfg.Horizon = f.horizon
 	cfg.NoCompact = !f.compact
+	cfg.MixTokenizers = f.mix
 	if cfg.Kafka != nil {
 		cfg.Kafka.CheckpointInterval = f.checkpoint
 	}
@@ -204,6 +207,10 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	if errors.Is(err, pipelines.ErrInterrupted) && tally != nil {
 		// No summary without the runner's counters: say how far it got.
 		logProgress(f.log, tally.Sample(time.Now()))
+	}
+	if errors.As(err, new(*pipelines.TokenizerMixError)) {
+		// Refused before anything ran: a usage error, as the flag fixes it.
+		return asUsage(err)
 	}
 	if err != nil {
 		return withDetail(err, f.verbose)

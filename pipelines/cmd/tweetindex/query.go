@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -365,6 +366,9 @@ func (q *queryCmd) countGeo(ctx context.Context) error {
 // countTerm answers question 4.
 func (q *queryCmd) countTerm(ctx context.Context) error {
 	q.hintEmptyTerms([]string{q.term})
+	if err := q.noteTokenizers(ctx); err != nil {
+		return err
+	}
 	n, err := q.engine.CountTerm(ctx, q.filter, q.term, q.field)
 	if err != nil {
 		return err
@@ -452,6 +456,9 @@ func (q *queryCmd) tweets(ctx context.Context) error {
 // terms answers questions 7 and 8.
 func (q *queryCmd) terms(ctx context.Context) error {
 	q.hintEmptyTerms(q.words)
+	if err := q.noteTokenizers(ctx); err != nil {
+		return err
+	}
 	return q.retrieve(func(emit func(query.Hit) error) error {
 		return q.engine.Terms(ctx, q.filter, q.words, q.op, q.field, q.page, emit)
 	})
@@ -463,6 +470,56 @@ func (q *queryCmd) hintEmptyTerms(terms []string) {
 	for _, t := range query.EmptyTerms(terms, q.field) {
 		fmt.Fprintf(q.stderr, "note: --term %q holds no term as the index tokenizes (one letter, punctuation, a URL): it matches no tweet\n", t)
 	}
+}
+
+// noteTokenizers says on stderr, before a term question's answer, which
+// tweets it can miss on a store whose term rows another tokenizer version
+// wrote (query.TokenizerVersions), and what their rows may lack.
+func (q *queryCmd) noteTokenizers(ctx context.Context) error {
+	t, err := q.engine.TokenizerVersions(ctx)
+	if err != nil {
+		return err
+	}
+	others := t.Others()
+	if len(others) == 0 {
+		return nil
+	}
+	store := "store"
+	if q.sink.cassandra != "" {
+		store = "keyspace"
+	}
+	var b strings.Builder
+	if t.Mixed() {
+		fmt.Fprintf(&b, "note: this %s mixes tweets indexed with tokenizer %s", store, tokenizerVersions(t.Stored))
+	} else {
+		fmt.Fprintf(&b, "note: this %s was indexed with tokenizer %s", store, tokenizerVersions(t.Stored))
+	}
+	for _, v := range others {
+		if lacks := t.Lacks(v); len(lacks) > 0 {
+			fmt.Fprintf(&b, "; term rows of tweets indexed with version %d may lack terms version %d gives: %s", v, t.Question, strings.Join(lacks, "; then "))
+		} else {
+			fmt.Fprintf(&b, "; term rows of tweets indexed with version %d may hold other terms than version %d gives", v, t.Question)
+		}
+	}
+	fmt.Fprintf(&b, "; this question, tokenized with version %d, can miss those tweets (index them again into a fresh %s to find them)", t.Question, store)
+	fmt.Fprintln(q.stderr, b.String())
+	return nil
+}
+
+// tokenizerVersions names tokenizer versions: "version 2", "versions 1
+// and 2", "versions 0 (before versions were recorded) and 1".
+func tokenizerVersions(vs []int) string {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = strconv.Itoa(v)
+		if v == schemas.TokenizerUnrecorded {
+			names[i] += " (before versions were recorded)"
+		}
+	}
+	if len(names) == 1 {
+		return "version " + names[0]
+	}
+	return "versions " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func splitTerms(s string) []string {
