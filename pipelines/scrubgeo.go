@@ -30,8 +30,8 @@ import (
 //
 // A geo cell is keyed by row key, so the two tweets of a row-key
 // collision at one place share it: scrubbing one of them writes that
-// cell again from the other (the rule of a version removed, README "A row
-// key holding two tweets", by transforms.GeoFn from the tweets kept),
+// cell again from the other (the rule of a version removed, docs/queries.md,
+// "A row key holding two tweets", by transforms.GeoFn from the tweets kept),
 // unless a scrub_geo, of this run or an earlier one, took the other's
 // location too (its notices are read: transforms.GeoScrubbed).
 

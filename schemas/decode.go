@@ -88,7 +88,7 @@ func (d *Decoded) skip(kind SkipKind) {
 }
 
 // Decoder turns records into tweets. It accepts every format of the
-// README's "Input formats":
+// docs/input-formats.md:
 //
 //   - a v1.1 tweet, one per record (a stream line), or a personal archive
 //     element {"tweet": {...}};

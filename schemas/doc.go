@@ -1,6 +1,6 @@
 // Package schemas holds what every other package agrees on: the normalized
 // tweet, the record it is parsed from and where that record came from, the
-// row keys, and the byte layout of every table (README, "Tables and keys").
+// row keys, and the byte layout of every table (docs/tables.md).
 //
 // It knows Beam only to register the coders of Record and Cell (coder.go),
 // where the types live, so that every pipeline that shuffles them uses the

@@ -8,8 +8,8 @@ import (
 	"github.com/mmcloughlin/geohash"
 )
 
-// Geotemporal index parameters, fixed by the table layout (README, "Tables
-// and keys") and recorded in the metadata table so that readers never guess
+// Geotemporal index parameters, fixed by the table layout (docs/tables.md)
+// and recorded in the metadata table so that readers never guess
 // them.
 const (
 	// SpreadCount is the number of spread values: one day's writes are spread

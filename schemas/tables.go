@@ -16,7 +16,7 @@ import (
 // the table's keys in the embedded store.
 type Table byte
 
-// The four index tables (README, "Tables and keys"), plus the dead letters and run metadata.
+// The four index tables (docs/tables.md), plus the dead letters and run metadata.
 const (
 	TableRaw        Table = 'r' // RawTwitterData
 	TableTerms      Table = 't' // TermIndex

@@ -91,7 +91,7 @@ func deletesBut(cells []schemas.Cell, n int, keep map[string]schemas.Cell) []sch
 // keptOrder returns the indexes of kept in the order their cells are put
 // in a keep map, later ones overwriting: by id, largest first, so that a
 // cell several kept tweets make holds the value of the one with the
-// smallest id (README, "A row key holding two tweets").
+// smallest id (docs/queries.md, "A row key holding two tweets").
 func keptOrder(kept []schemas.Tweet) []int {
 	idx := make([]int, len(kept))
 	for i := range idx {

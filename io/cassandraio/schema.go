@@ -75,7 +75,7 @@ const copyChunk = 1000
 // CopyKeyspace copies every row of every table of keyspace from into the
 // keyspace of cfg, which must already hold the tables (ApplySchema): the
 // way to move a keyspace to a new layout of the same tables, such as the
-// text columns that replaced blobs (README, "Column types"). Rows are read
+// text columns that replaced blobs (docs/cassandra.md, "Column types"). Rows are read
 // as cells, byte for byte whatever the source's column types (the driver
 // reads a blob into a string), and written with the sink's Writer (batched
 // by partition, retried); a TTL is not carried over (cfg.TTL applies). It
