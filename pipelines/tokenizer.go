@@ -39,12 +39,12 @@ type TokenizerMixError struct {
 }
 
 func (e *TokenizerMixError) Error() string {
-	held := "tweets indexed with tokenizer " + versionsText(e.Stored)
+	held, differ := "tweets indexed with tokenizer "+versionsText(e.Stored), "differ"
 	if slices.Equal(e.Stored, []int{schemas.TokenizerUnrecorded}) {
-		held = "tweets indexed before tokenizer versions were recorded (no " + schemas.TokenizerParam + " row)"
+		held, differ = "tweets indexed before tokenizer versions were recorded (no "+schemas.TokenizerParam+" row)", "may differ"
 	}
-	return fmt.Sprintf("%s holds %s, and this build's tokenizer is version %d, whose term rows differ: index into a fresh store or keyspace, or pass --mix-tokenizers to add to it anyway (term questions then say which tweets they can miss)",
-		e.Sink, held, e.Version)
+	return fmt.Sprintf("%s holds %s, and this build's tokenizer is version %d, whose term rows %s: index into a fresh store or keyspace, or pass --mix-tokenizers to add to it anyway (term questions then say which tweets they can miss)",
+		e.Sink, held, e.Version, differ)
 }
 
 // versionsText names tokenizer versions: "version 2", "versions 1 and 2",
