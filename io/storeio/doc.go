@@ -25,7 +25,7 @@
 // Pebble ingests at the end of the run (FlushOpen): most of them merged
 // while the run reads the last of its input (MergeEarly; the end takes
 // over the key ranges of that merge not begun when the input is read),
-// the rest at the end, in one sublevel above them (sorted.go); reads
+// the rest at the end, in one sublevel above them (bulkload.go); reads
 // during the run (Get, Scan) see them. The run then compacts the rest
 // (CompactOpen): the identity, geo and smaller tables.
 //

@@ -61,7 +61,7 @@ func (f *identifyFn) Setup() error {
 // writeDurably writes cells as one batch and syncs the log. A bulk store
 // has none: its memtable's writes become durable in the order they were
 // made, when it is flushed, but the raw, term and authors cells go to the
-// sorted load (sorted.go), on disk only when it is ingested at the end of
+// sorted load (bulkload.go), on disk only when it is ingested at the end of
 // the run, after any number of flushes. The identity stage writes the
 // deletes of a retracted version's term and authors cells before its raw
 // delete, and that before its identity row, so that a crash never leaves

@@ -458,7 +458,7 @@ func (s *Store) compact(ctx context.Context) error {
 // through the memtable, which the end of the load compacts
 // (CompactOpen): every table's keys start with its byte (appendKey), below
 // 0xff, and the ranges leave out the sorted tables, which are ingested as
-// they are to stay (sorted.go).
+// they are to stay (bulkload.go).
 var memtableRanges = func() (ranges [][2][]byte) {
 	for lo := 0; lo < 0xff; {
 		if sortedTables[lo] {

@@ -15,7 +15,7 @@ import "github.com/cockroachdb/pebble/v2"
 // compaction was measured at 35-40 s with one compaction at a time.
 // Value separation of the raw JSON into blob files made no difference.
 // (Those figures are from before the raw, term and authors tables went
-// around the memtable, sorted.go: what the memtable takes now is the
+// around the memtable, bulkload.go: what the memtable takes now is the
 // identity, geo and smaller tables, a few per cent of the bytes.)
 func bulkTuning(o *pebble.Options) {
 	o.L0CompactionThreshold = 64

@@ -77,16 +77,21 @@ func sstFiles(dir string) int {
 
 // killPoint is when TestKilledBoundedRunRunAgain kills a run: once wait,
 // watching the run's output and its store, returns; or, with crash set,
-// where the run exits by itself (storeio.CrashBeforeIngest).
+// where the run exits by itself (storeio.BeforeIngest, set by TestMain).
 type killPoint struct {
 	name  string
 	wait  func(t *testing.T, c *cli, store string)
 	crash string
 }
 
-// crashEnv, in the environment of a command started by startCLI, sets
-// storeio.CrashBeforeIngest.
+// crashEnv, in the environment of a command started by startCLI, names
+// the ingestion of the bulk load's end ("base" or "tables") before which
+// the command exits with status crashExit, as a crash would there:
+// TestMain sets storeio.BeforeIngest to a function that does.
 const crashEnv = "TWEETINDEX_TEST_CRASH_BEFORE_INGEST"
+
+// crashExit is the status of a command that crashEnv made exit.
+const crashExit = 9
 
 // until polls cond every 10 ms while c runs (it prints a progress line
 // every 50 ms), and fails the test if c ends first.
@@ -240,8 +245,8 @@ func TestKilledBoundedRunRunAgain(t *testing.T) {
 					c, _ := index(t, store, sc.input)
 					os.Unsetenv(crashEnv)
 					if kp.crash != "" {
-						if code := c.wait(t, 5*time.Minute); code != 9 {
-							t.Fatalf("run with %s=%s: exit %d, want 9 (no base? its end did not reach the ingestion)\nstderr:\n%s", crashEnv, kp.crash, code, c.stderr)
+						if code := c.wait(t, 5*time.Minute); code != crashExit {
+							t.Fatalf("run with %s=%s: exit %d, want %d (no base? its end did not reach the ingestion)\nstderr:\n%s", crashEnv, kp.crash, code, crashExit, c.stderr)
 						}
 					} else {
 						kp.wait(t, c, store)

@@ -24,7 +24,14 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(cliArgsEnv); ok {
 		// Started by runCLI: be the command.
 		os.Args = append([]string{"tweetindex"}, strings.Split(args, "\x1f")...)
-		storeio.CrashBeforeIngest = os.Getenv(crashEnv)
+		if stage := os.Getenv(crashEnv); stage != "" {
+			// Crash there: exit before that ingestion of the bulk load's end.
+			storeio.BeforeIngest = func(at string) {
+				if at == stage {
+					os.Exit(crashExit)
+				}
+			}
+		}
 		main()
 		os.Exit(0)
 	}

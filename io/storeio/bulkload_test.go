@@ -3,20 +3,14 @@ package storeio
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
+	"github.com/tweetindex/tweetindex/io/storeio/internal/extsort"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -62,12 +56,14 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 		{"base cut short, runs merged while loading", 256, 3, 100, 3000, 3, true, func(p int) bool { return p%2 == 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			oldChunk, oldRun, oldBlock, oldFanIn := sortedChunkBytes, sortRun, runBlockBytes, runFanIn
-			sortedChunkBytes, sortRun, runBlockBytes, runFanIn = tc.chunkBytes, tc.sortRun, tc.blockBytes, 1<<30
+			oldChunk, oldRun, oldBlock, oldFanIn := sortedChunkBytes, extsort.SortRun, extsort.RunBlockBytes, runFanIn
+			sortedChunkBytes, extsort.SortRun, extsort.RunBlockBytes, runFanIn = tc.chunkBytes, tc.sortRun, tc.blockBytes, 1<<30
 			if tc.fanIn > 0 {
 				runFanIn = tc.fanIn
 			}
-			t.Cleanup(func() { sortedChunkBytes, sortRun, runBlockBytes, runFanIn = oldChunk, oldRun, oldBlock, oldFanIn })
+			t.Cleanup(func() {
+				sortedChunkBytes, extsort.SortRun, extsort.RunBlockBytes, runFanIn = oldChunk, oldRun, oldBlock, oldFanIn
+			})
 
 			dir := filepath.Join(t.TempDir(), "store")
 			type tk struct {
@@ -323,122 +319,6 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 	}
 }
 
-// TestSortedTablesProgress: while FlushOpen writes a bulk load's sorted
-// tables, SortedTablesProgress says so, with the cells the load took and
-// their work; it reports nothing before or after. It is read each time the
-// end's report (every compactReportEvery, here always) writes a line.
-func TestSortedTablesProgress(t *testing.T) {
-	setChunkBytes(t, 1<<20) // runs spilled, and a last chunk
-	s, dir := openBulkTemp(t)
-	var cells []schemas.Cell
-	var work int64
-	for i := range 100_000 {
-		cells = append(cells, schemas.TermRow{Term: fmt.Sprintf("t%d", i%5000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell())
-		work += cellWork(1+len(cells[i].Key), len(cells[i].Value))
-	}
-	for b := range slices.Chunk(cells, 1000) {
-		if rest, err := s.sorted.Take(b); err != nil || len(rest) != 0 {
-			t.Fatalf("Take: %d left, %v", len(rest), err)
-		}
-	}
-	s.sorted.spills.Wait()
-	if len(s.sorted.runs) == 0 || s.sorted.cur == nil {
-		t.Fatal("the test wants cells both spilled and in memory")
-	}
-	if _, ok := SortedTablesProgress(); ok {
-		t.Fatal("SortedTablesProgress before FlushOpen: a load is ending")
-	}
-	var seen progressWriter
-	oldOut, oldEvery := logOutput, compactReportEvery
-	logOutput, compactReportEvery = &seen, time.Nanosecond
-	defer func() { logOutput, compactReportEvery = oldOut, oldEvery }()
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
-		t.Fatal(err)
-	}
-	if len(seen.samples) == 0 {
-		t.Fatal("no report during FlushOpen")
-	}
-	for _, p := range seen.samples {
-		if !p.ok || p.CellsAll != int64(len(cells)) || p.Cells < 0 || p.Cells > p.CellsAll ||
-			p.WorkAll != work || p.Work < 0 || p.Work > p.WorkAll {
-			t.Fatalf("SortedTablesProgress during FlushOpen: %+v, want a load ending with %d cells, %d of work", p, len(cells), work)
-		}
-	}
-	if p, ok := SortedTablesProgress(); ok {
-		t.Fatalf("SortedTablesProgress after FlushOpen: %+v, want no load ending", p)
-	}
-	line := regexp.MustCompile(`^storeio: writing the raw, term and authors tables: \d+% \(\d+ of 100000 cells\), \d+s\n$`)
-	for _, l := range seen.lines {
-		if !line.MatchString(l) {
-			t.Fatalf("the end's report %q, want it to match %s", l, line)
-		}
-	}
-}
-
-// TestEarlyTablesProgress: while a bulk load's base merge runs (the run
-// has read MergeEarlyAt of its input), EarlyTablesProgress says so, with
-// the cells of the runs it merges; before it and once it is done it
-// reports nothing. It is sampled as each of the base's parts begins.
-func TestEarlyTablesProgress(t *testing.T) {
-	setChunkBytes(t, 64<<10)
-	s, dir := openBulkTemp(t)
-	var mu sync.Mutex
-	var samples []progressSample
-	cutBasePart = func(int) bool {
-		p, ok := EarlyTablesProgress()
-		mu.Lock()
-		samples = append(samples, progressSample{p, ok})
-		mu.Unlock()
-		return false
-	}
-	t.Cleanup(func() { cutBasePart = nil })
-	var written atomic.Int64
-	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 20_000 })()
-	if _, ok := EarlyTablesProgress(); ok {
-		t.Fatal("EarlyTablesProgress before any cell: a base merge is under way")
-	}
-	for i := range 20_000 {
-		written.Store(int64(i))
-		if _, err := s.sorted.Take([]schemas.Cell{schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(int64(i), nil)}.Cell()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.sorted.spills.Wait() // the base merge, whole
-	if _, ok := EarlyTablesProgress(); ok {
-		t.Fatal("EarlyTablesProgress after the base merge: one is under way")
-	}
-	if s.sorted.baseRuns == 0 {
-		t.Fatal("no base merge: the test wants one")
-	}
-	// The cells the base merged, and their work: the keys are distinct,
-	// each run's cells are the first of the load's, in order.
-	var inBase int64
-	for _, r := range s.sorted.runs[:s.sorted.baseRuns] {
-		inBase += r.cells
-	}
-	if inBase == 0 || inBase > 20_000 || s.sorted.baseCells != inBase {
-		t.Fatalf("the base's runs hold %d cells and the base %d, want the same, some of the 20000", inBase, s.sorted.baseCells)
-	}
-	var work int64
-	for i := range inBase {
-		c := schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(i, nil)}.Cell()
-		work += cellWork(1+len(c.Key), len(c.Value))
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(samples) == 0 {
-		t.Fatal("no sample: no part of the base began")
-	}
-	for _, p := range samples {
-		if !p.ok || p.CellsAll != inBase || p.Cells < 0 || p.Cells > p.CellsAll || p.WorkAll != work || p.Work < 0 || p.Work > p.WorkAll {
-			t.Fatalf("EarlyTablesProgress during the base merge: %+v, want one under way over %d cells, %d of work", p, inBase, work)
-		}
-	}
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // setChunkBytes sets the size of the load's chunks (sortedChunkBytes) to
 // n until tb ends.
 func setChunkBytes(tb testing.TB, n int) {
@@ -458,171 +338,6 @@ func openBulkTemp(t *testing.T) (*Store, string) {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, dir
-}
-
-// progressWriter samples SortedTablesProgress at each write.
-type progressWriter struct {
-	samples []progressSample
-	lines   []string
-}
-
-type progressSample struct {
-	TablesProgress
-	ok bool
-}
-
-func (w *progressWriter) Write(b []byte) (int, error) {
-	p, ok := SortedTablesProgress()
-	w.samples = append(w.samples, progressSample{p, ok})
-	w.lines = append(w.lines, string(b))
-	return len(b), nil
-}
-
-// TestRadixSortOrdersAsCompare sorts keys chosen to meet radixSort's edge
-// cases (keys shorter than its prefix bytes, keys that begin others, zero
-// bytes, keys equal in their first 24 bytes and after, the same key added
-// several times) and checks the order is compare's: by key, then by the
-// order added.
-func TestRadixSortOrdersAsCompare(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	alphabet := []byte{0, 1, 'a', 'b', 0xff}
-	for _, n := range []int{0, 1, 2, 31, 33, 200, 5000} {
-		c := &chunk{}
-		var shared []byte // a prefix many keys share, longer than 24 bytes
-		for range 30 {
-			shared = append(shared, alphabet[r.IntN(len(alphabet))])
-		}
-		for range n {
-			var k []byte
-			switch r.IntN(3) {
-			case 0:
-				k = append(k, shared[:r.IntN(len(shared)+1)]...)
-			case 1:
-				k = append(k, shared...)
-			}
-			for range r.IntN(6) {
-				k = append(k, alphabet[r.IntN(len(alphabet))])
-			}
-			off := len(c.arena)
-			c.arena = append(c.arena, k...)
-			c.ents = append(c.ents, newEntry(c.arena[off:], off, len(k), 0, false))
-		}
-		want := slices.Clone(c.ents)
-		slices.SortFunc(want, c.compare)
-		got := slices.Clone(c.ents)
-		c.radixSort(got, 0)
-		if !slices.Equal(got, want) {
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("%d keys: at %d got key %q (off %d), want %q (off %d)", n, i, c.key(&got[i]), got[i].off, c.key(&want[i]), want[i].off)
-				}
-			}
-		}
-	}
-}
-
-// TestSortedLoadIngestCutOff stops the end of a load with a base before
-// either of its two ingestions and drops the database as a crash would
-// (no Finish again, no flush): the next Open completes the ingestion from
-// the plan the end saved, and the tables hold the last write of every
-// key; a second Open finds nothing left to complete. Or, stopped by an
-// error between the two, the end runs again in the same process (the
-// run recording its failure flushes the store again) and completes them.
-func TestSortedLoadIngestCutOff(t *testing.T) {
-	setChunkBytes(t, 4<<10)
-	for _, tc := range []struct {
-		stage string
-		crash bool
-	}{{"base", true}, {"tables", true}, {"tables", false}} {
-		stage := tc.stage
-		name := "crash before " + stage
-		if !tc.crash {
-			name = "FlushOpen again after an error before " + stage
-		}
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "store")
-			s, err := OpenBulk(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var written atomic.Int64
-			defer MergeEarly(dir, func() float64 { return float64(written.Load()) / 1000 })()
-			model := map[string]string{}
-			rng := rand.New(rand.NewPCG(5, 6))
-			for w := range 2000 {
-				written.Store(int64(w))
-				k := schemas.TermRow{Term: fmt.Sprintf("t%03d", rng.IntN(400)), Field: "text", Key: schemas.RowKey{byte(w % 3)}}.Cell()
-				if rng.IntN(4) == 0 {
-					k.Delete = true
-					delete(model, string(k.Key))
-				} else {
-					k.Value = []byte(fmt.Sprint(w))
-					model[string(k.Key)] = string(k.Value)
-				}
-				if _, err := s.sorted.Take([]schemas.Cell{k}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			s.sorted.spills.Wait()
-			if len(s.sorted.baseTables) == 0 {
-				t.Fatal("no base: the test wants one")
-			}
-			cut := errors.New("cut off")
-			oldCut := cutIngest
-			cutIngest = func(at string) error {
-				if at == stage {
-					return cut
-				}
-				return nil
-			}
-			_, err = FlushOpen(context.Background(), dir)
-			cutIngest = oldCut
-			if !errors.Is(err, cut) {
-				t.Fatalf("FlushOpen: %v, want the cut", err)
-			}
-			if tc.crash {
-				// The process dies: the database goes without the store's Close.
-				openMu.Lock()
-				delete(opened, s.dir)
-				openMu.Unlock()
-				if err := s.db.Close(); err != nil {
-					t.Fatal(err)
-				}
-				if s, err = Open(dir); err != nil {
-					t.Fatal(err)
-				}
-			} else if _, err := FlushOpen(context.Background(), dir); err != nil {
-				t.Fatalf("FlushOpen again: %v", err)
-			}
-			got := map[string]string{}
-			s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
-				got[string(k)] = string(v)
-				return nil
-			})
-			if len(got) != len(model) {
-				t.Errorf("term table holds %d cells after the store was opened again, want %d", len(got), len(model))
-			}
-			for k, v := range model {
-				if got[k] != v {
-					t.Fatalf("term %x = %q, want %q", k, got[k], v)
-				}
-			}
-			if _, err := os.Stat(filepath.Join(dir, "bulk-load")); !os.IsNotExist(err) {
-				t.Errorf("the completed load's scratch directory is left behind (%v)", err)
-			}
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			db, err := pebble.Open(dir, options(false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if again, err := recoverIngest(db, dir); again || err != nil {
-				t.Errorf("recoverIngest on the next open: %v, %v; want nothing to complete", again, err)
-			}
-		})
-	}
 }
 
 // TestSortedLoadBaseStays: a fresh store loaded with a base ends with the

@@ -1,0 +1,181 @@
+package storeio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// ingestPlan is what the end of a load with a base ingests, saved in its
+// scratch directory (ingestPlanFile) while it does: the base's tables,
+// then the end's. Two ingestions, which a crash may separate; the plan
+// lets the next opener complete them (recoverIngest). Names are of files
+// in the scratch directory.
+type ingestPlan struct {
+	Base         []string `json:"base"`
+	BaseIngested bool     `json:"base_ingested"`
+	Tables       []string `json:"tables"`
+}
+
+const ingestPlanFile = "INGEST"
+
+// ingest ingests the base's tables, if there is a base, then tables (the
+// end's), saving the plan first, so that a crash between the two
+// ingestions leaves a store that recoverIngest completes: either way, the
+// database gets the whole load or, before the plan is saved, none of it.
+//
+// Without a log (a bulk load), an ingestion whose tables overlap what the
+// memtable holds is not on disk until the memtable is flushed: Pebble
+// queues it above the memtable. A load without a base relies on that (its
+// one ingestion reaches disk with the memtable, in one flush, at the end
+// of FlushOpen). With a base, the memtable is flushed before the plan is
+// saved (what the load completes must not reach disk without what the
+// memtable holds: the identity rows that lead to its cells, the deletes
+// of the geo cells of the versions it retracts), and the base before the
+// plan says it is ingested.
+func (l *sortedLoad) ingest(ctx context.Context, tables []string) error {
+	if len(l.baseTables) > 0 {
+		plan := ingestPlan{Base: names(l.baseTables), BaseIngested: l.baseIngested, Tables: names(tables)}
+		if !l.baseIngested {
+			if err := l.db.Flush(); err != nil {
+				return err
+			}
+			if err := savePlan(l.dir, plan); err != nil {
+				return err
+			}
+			if err := cutIngest("base"); err != nil {
+				return err
+			}
+			if err := l.db.Ingest(ctx, l.baseTables); err != nil {
+				return err
+			}
+			if err := l.db.Flush(); err != nil { // the base, if it went above a memtable written meanwhile
+				return err
+			}
+			l.baseIngested, plan.BaseIngested = true, true
+		}
+		// Saved again when Finish runs again after a failure: its tables
+		// are written anew.
+		if err := savePlan(l.dir, plan); err != nil {
+			return err
+		}
+		if err := cutIngest("tables"); err != nil {
+			return err
+		}
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	return l.db.Ingest(ctx, tables)
+}
+
+// cutIngest is called by ingest before each of the two ingestions of a
+// load with a base ("base", then "tables"); a test makes it fail, to stop
+// the end there as an error would. It calls BeforeIngest, if set, with
+// the stage.
+var cutIngest = func(stage string) error {
+	if BeforeIngest != nil {
+		BeforeIngest(stage)
+	}
+	return nil
+}
+
+// BeforeIngest, if not nil, is called by the end of a bulk load with a
+// base right before each of its two ingestions, with the stage: "base",
+// then "tables". It is nil in production. Crash tests
+// (TestKilledBoundedRunRunAgain in pipelines/cmd/tweetindex) set it, in
+// the process they start, to a function that exits the process at one
+// stage, as a crash would there. Set, the end lets the base's merge write
+// all its parts rather than cut it short (Finish), so that a base under
+// way still has tables to ingest. Set it before the load begins.
+var BeforeIngest func(stage string)
+
+// names returns the file names of paths.
+func names(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	return out
+}
+
+// savePlan writes plan to dir's ingestPlanFile, durably: written aside,
+// synced and renamed, the directory synced.
+func savePlan(dir string, plan ingestPlan) error {
+	data, err := json.Marshal(plan)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, ingestPlanFile)
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(path+".tmp", path)
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	return err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// recoverIngest completes the ingestion that the end of a bulk load into
+// dir was making when its process died (ingestPlan, in the load's scratch
+// directory): the base's tables unless they were ingested, then the
+// end's. It reports whether there was one to complete. A base ingested
+// again (a crash after its ingestion, before the plan said so) adds the
+// same cells again, above themselves.
+func recoverIngest(db *pebble.DB, dir string) (bool, error) {
+	scratch := filepath.Join(dir, "bulk-load")
+	data, err := os.ReadFile(filepath.Join(scratch, ingestPlanFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var plan ingestPlan
+	if err := json.Unmarshal(data, &plan); err != nil {
+		return false, fmt.Errorf("%s: %w", ingestPlanFile, err)
+	}
+	paths := func(names []string) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = filepath.Join(scratch, n)
+		}
+		return out
+	}
+	if !plan.BaseIngested && len(plan.Base) > 0 {
+		if err := db.Ingest(context.Background(), paths(plan.Base)); err != nil {
+			return false, err
+		}
+	}
+	if len(plan.Tables) > 0 {
+		if err := db.Ingest(context.Background(), paths(plan.Tables)); err != nil {
+			return false, err
+		}
+	}
+	return true, os.RemoveAll(scratch)
+}
