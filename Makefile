@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build tools run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
 
 all: build
 
@@ -14,11 +14,17 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
 build:
 	$(GO) build -ldflags '-X main.buildVersion=$(VERSION)' -o $(BIN) ./pipelines/cmd/tweetindex
 
-## run: index the committed sample into $(STORE) and print the summary.
-run: build
+## run: build bin/tweetindex and the test servers (bin/devbroker: a Kafka broker, bin/devcql: a CQL
+## server, both in memory), index the committed sample into $(STORE) and print the summary.
+run: build tools
 	@mkdir -p $(dir $(STORE))
 	./$(BIN) index --input '$(SAMPLE)/*' --store $(STORE) --summary $(dir $(STORE))summary.json
 	@echo "store: $(STORE)   try: ./$(BIN) dump --store $(STORE) --table frequency"
+
+## tools: bin/devbroker and bin/devcql, the in-memory Kafka broker and CQL server the docs' examples use.
+tools:
+	$(GO) build -o bin/devbroker ./pipelines/cmd/devbroker
+	$(GO) build -o bin/devcql ./pipelines/cmd/devcql
 
 ## test: every test of the repository (prism runs in process). CI runs it.
 test: vet

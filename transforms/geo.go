@@ -3,7 +3,6 @@ package transforms
 import (
 	"slices"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -11,14 +10,6 @@ import (
 
 func init() {
 	register.DoFn2x0[TweetBatch, func([]schemas.Cell)](&GeoFn{})
-}
-
-// GeoTemporalIndex returns the GeoTemporalIndex cells of the deduplicated
-// tweets that have a point: spread byte + day + 8-character geohash, the row
-// key as qualifier, and lat, lon as float32 and whether the point is exact
-// or a place's centre.
-func GeoTemporalIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("GeoTemporalIndex"), &GeoFn{}, tweets)
 }
 
 // GeoFn turns a batch of tweets into GeoTemporalIndex cells.

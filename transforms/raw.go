@@ -1,7 +1,6 @@
 package transforms
 
 import (
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -11,22 +10,10 @@ func init() {
 	register.DoFn2x0[TweetBatch, func([]schemas.Cell)](&RawFn{})
 }
 
-// RawTweets returns the RawTwitterData cells of deduplicated tweets ((row
-// key, tweet id) -> stored JSON) and, beside each, the tweet's identity
-// cell (tweet id -> row key) and its TweetAuthors cell (authors.go): the
-// three are written together.
-func RawTweets(s beam.Scope, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("RawTweets"), &RawFn{}, tweets)
-}
-
-// RawTweetsCounting is RawTweets for a stream: it also marks, under
-// schemas.CountingPrefix, the minute of every tweet it stores, ahead of the
-// tweet's cells (see RawFn.MarkCounting).
-func RawTweetsCounting(s beam.Scope, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("RawTweets"), &RawFn{MarkCounting: true}, tweets)
-}
-
-// RawFn turns a batch of tweets into RawTwitterData cells.
+// RawFn turns a batch of tweets into RawTwitterData cells ((row key,
+// tweet id) -> stored JSON) and, beside each, the tweet's identity cell
+// (tweet id -> row key) and its TweetAuthors cell (authors.go): the three
+// are written together.
 type RawFn struct {
 	// MarkCounting marks the minute of each tweet stored as being
 	// counted (schemas.CountingPrefix): a stream's counts live in window state

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/tweetindex/tweetindex/schemas"
@@ -19,12 +18,6 @@ const (
 	FieldText = "text" // terms of the tweet's full text
 	FieldUser = "user" // terms of the author's name and screen name
 )
-
-// TermIndex returns the TermIndex cells of deduplicated tweets: one cell per
-// distinct term per field per tweet, with the term's frequency.
-func TermIndex(s beam.Scope, tweets beam.PCollection) beam.PCollection {
-	return beam.ParDo(s.Scope("TermIndex"), &TermsFn{}, tweets)
-}
 
 // TermsFn turns a batch of tweets into TermIndex cells.
 type TermsFn struct {
