@@ -293,7 +293,14 @@ notice does not carry.`,
 	})
 )
 
-var cqlTables = []*CQLTable{CQLRaw, CQLTerms, CQLFrequency, CQLGeo, CQLDeadLetter, CQLMeta, CQLIdentity, CQLAuthors}
+// cqlTables lists the CQL tables in the order of Tables (Registry).
+var cqlTables = func() []*CQLTable {
+	ts := make([]*CQLTable, len(registry))
+	for i, s := range registry {
+		ts[i] = s.CQL
+	}
+	return ts
+}()
 
 func newCQLTable(t *CQLTable) *CQLTable {
 	t.columns = make([]CQLColumn, 0, len(t.PartitionKey)+len(t.Clustering)+len(t.Regular))
@@ -306,12 +313,10 @@ func newCQLTable(t *CQLTable) *CQLTable {
 // CQLTables returns the CQL tables in the order of Tables.
 func CQLTables() []*CQLTable { return cqlTables }
 
-// CQLTableOf returns the CQL table of a project table, or nil.
+// CQLTableOf returns the CQL table of a project table (TableSpec.CQL), or nil.
 func CQLTableOf(t Table) *CQLTable {
-	for _, c := range cqlTables {
-		if c.Table == t {
-			return c
-		}
+	if s := t.Spec(); s != nil {
+		return s.CQL
 	}
 	return nil
 }

@@ -213,13 +213,8 @@ func CQLKeyValues(dst []any, t Table, key []byte) ([]any, error) {
 // sampleValue returns a valid value of table t, so that the key alone can
 // be mapped.
 func sampleValue(t Table) []byte {
-	switch t {
-	case TableFrequency:
-		return []byte("0")
-	case TableGeo:
-		return make([]byte, 8)
-	case TableDeadLetter, TableAuthors:
-		return []byte{0}
+	if s := t.Spec(); s != nil {
+		return s.cqlSampleValue
 	}
 	return nil
 }

@@ -31,34 +31,20 @@ const (
 // Tables lists the tables in dump order.
 var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors}
 
-// Name returns the table's name as the command line spells it.
+// Name returns the table's name as the command line spells it
+// (TableSpec.Name).
 func (t Table) Name() string {
-	switch t {
-	case TableRaw:
-		return "raw"
-	case TableTerms:
-		return "terms"
-	case TableFrequency:
-		return "frequency"
-	case TableGeo:
-		return "geo"
-	case TableDeadLetter:
-		return "deadletter"
-	case TableMeta:
-		return "meta"
-	case TableIdentity:
-		return "identity"
-	case TableAuthors:
-		return "authors"
+	if s := t.Spec(); s != nil {
+		return s.Name
 	}
 	return fmt.Sprintf("table(%q)", byte(t))
 }
 
 // TableByName is the inverse of Table.Name.
 func TableByName(name string) (Table, bool) {
-	for _, t := range Tables {
-		if t.Name() == name {
-			return t, true
+	for _, s := range registry {
+		if s.Name == name {
+			return s.Table, true
 		}
 	}
 	return 0, false

@@ -1,0 +1,102 @@
+package schemas
+
+// The registry: one TableSpec per stored table, saying in one place what
+// the table is, and what the code that iterates over the tables (dump, the
+// run summary, the embedded store's bulk load, the CQL layout) needs to
+// know of it. A new table is added to Tables (its id), to the registry
+// below (registry_test.go checks that every table has one complete entry),
+// and to the code that makes its cells.
+
+// TableSpec describes one stored table.
+type TableSpec struct {
+	// Table is the table's id, the one-byte prefix of its keys in the
+	// embedded store.
+	Table Table
+	// Name is the table's name as the command line spells it (Table.Name).
+	Name string
+	// Derived says that the table holds cells derived from each stored
+	// tweet and keyed by its row key (raw, terms, geo, authors): they are
+	// written with the tweet, and deleted with it wherever a stored tweet
+	// goes (a version replaced, a compliance delete, forget).
+	Derived bool
+	// BesideRaw says that the table's cells are written with each raw
+	// cell, in the same batch (transforms.RawCells): the authors table,
+	// and the identity table, keyed by tweet id, not derived: its cell
+	// becomes a tombstone when the tweet goes, and stays.
+	BesideRaw bool
+	// BulkSorted says that a bulk load of the embedded store gathers,
+	// sorts and ingests the table's cells rather than writing them
+	// through the memtable (io/storeio/bulkload.go): the tables of a cell
+	// or more per tweet, whose ids sort after every other table's.
+	BulkSorted bool
+	// Summarized says that the run summary counts the cells written to
+	// the table (Summary.Rows, by Name).
+	Summarized bool
+	// Dump decodes a cell of the table into the value that tweetindex
+	// dump encodes (encoding/json) as the row's object in its JSON lines.
+	Dump func(key, value []byte) (any, error)
+	// CQL is the table's CQL layout.
+	CQL *CQLTable
+
+	// cqlSampleValue is a valid value of the table, so that a key alone
+	// can be mapped to its CQL columns (CQLKeyValues).
+	cqlSampleValue []byte
+}
+
+// registry lists the tables' specs in the order of Tables.
+var registry = []*TableSpec{
+	{
+		Table: TableRaw, Name: "raw",
+		Derived: true, BulkSorted: true, Summarized: true,
+		Dump: dumpRaw, CQL: CQLRaw,
+	},
+	{
+		Table: TableTerms, Name: "terms",
+		Derived: true, BulkSorted: true, Summarized: true,
+		Dump: dumpTerm, CQL: CQLTerms,
+	},
+	{
+		Table: TableFrequency, Name: "frequency",
+		Summarized: true,
+		Dump:       dumpFrequency, CQL: CQLFrequency, cqlSampleValue: []byte("0"),
+	},
+	{
+		Table: TableGeo, Name: "geo",
+		Derived: true, Summarized: true,
+		Dump: dumpGeo, CQL: CQLGeo, cqlSampleValue: make([]byte, 8),
+	},
+	{
+		Table: TableDeadLetter, Name: "deadletter",
+		Summarized: true,
+		Dump:       dumpDeadLetter, CQL: CQLDeadLetter, cqlSampleValue: []byte{0},
+	},
+	{
+		Table: TableMeta, Name: "meta",
+		Dump: dumpMeta, CQL: CQLMeta,
+	},
+	{
+		Table: TableIdentity, Name: "identity",
+		BesideRaw: true, Summarized: true,
+		Dump: dumpIdentity, CQL: CQLIdentity,
+	},
+	{
+		Table: TableAuthors, Name: "authors",
+		Derived: true, BesideRaw: true, BulkSorted: true, Summarized: true,
+		Dump: dumpAuthor, CQL: CQLAuthors, cqlSampleValue: []byte{0},
+	},
+}
+
+// specs indexes registry by table id.
+var specs = func() (s [256]*TableSpec) {
+	for _, spec := range registry {
+		s[spec.Table] = spec
+	}
+	return s
+}()
+
+// Registry returns the specs of every table, in the order of Tables. The
+// caller must not modify them.
+func Registry() []*TableSpec { return registry }
+
+// Spec returns the table's spec, or nil for an unknown table.
+func (t Table) Spec() *TableSpec { return specs[t] }

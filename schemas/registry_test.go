@@ -1,0 +1,146 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// registrySampleRowKey is the row key of the tweet of registrySamples.
+var registrySampleRowKey = RowKey{0, 0, 0, 0, 0x5b, 0xbe, 0x5e, 0xcc, 0x1c, 0x94, 0x22, 0x1b}
+
+// registrySamples returns a cell of every table, those of tweet-derived
+// tables made for a tweet of row key registrySampleRowKey. A new table
+// needs one here.
+func registrySamples() map[Table]Cell {
+	rk := registrySampleRowKey
+	return map[Table]Cell{
+		TableRaw:        RawRow{Key: rk, ID: 7, JSON: []byte(`{"id_str":"7"}`)}.Cell(),
+		TableTerms:      TermRow{Term: "#x", Field: "text", Key: rk, Freq: 2}.Cell(),
+		TableFrequency:  FrequencyRow{Minute: "201810101911", Lang: "en", Count: 3}.Cell(),
+		TableGeo:        GeoRow{Geo: NewGeoKey(1, 17814, "9q8yyk8y"), Key: rk, Lat: 1, Lon: 2, Kind: PointExact}.Cell(),
+		TableDeadLetter: DeadLetterRow{Origin: Origin{Source: "a.json", Line: 3}, Reason: "broken", Raw: []byte("{")}.Cell(),
+		TableMeta:       MetaRow{Name: "param/x", Value: []byte(`{}`)}.Cell(),
+		TableIdentity:   IdentityRow{ID: 7, Key: rk}.Cell(),
+		TableAuthors:    AuthorRow{Key: rk, ID: 7, Lang: "en", ScreenName: "u"}.Cell(),
+	}
+}
+
+// checkSpec reports what is wrong with a table's spec, given a cell of
+// the table (see registrySamples).
+func checkSpec(s *TableSpec, sample Cell) error {
+	var errs []error
+	if s.Name == "" {
+		errs = append(errs, errors.New("no name"))
+	}
+	if s.CQL == nil {
+		errs = append(errs, errors.New("no CQL table"))
+	} else if s.CQL.Table != s.Table {
+		errs = append(errs, fmt.Errorf("CQL table %s stores table %q", s.CQL.Name, byte(s.CQL.Table)))
+	}
+	if s.Dump == nil {
+		errs = append(errs, errors.New("no dump decoder"))
+	} else if row, err := s.Dump(sample.Key, sample.Value); err != nil {
+		errs = append(errs, fmt.Errorf("dump of a cell: %v", err))
+	} else if _, err := json.Marshal(row); err != nil {
+		errs = append(errs, fmt.Errorf("dump of a cell does not encode: %v", err))
+	}
+	// A derived cell is keyed by its tweet's row key (which is how the
+	// cells of a stored tweet are found to delete them), and no other is.
+	if keyed := bytes.Contains(sample.Key, registrySampleRowKey[:]); s.Derived != keyed {
+		errs = append(errs, fmt.Errorf("Derived is %t, but the key of a cell holds the tweet's row key: %t", s.Derived, keyed))
+	}
+	if s.BesideRaw && s.Table == TableRaw {
+		errs = append(errs, errors.New("BesideRaw set on the raw table itself"))
+	}
+	if s.BulkSorted && !s.Derived && !s.BesideRaw {
+		errs = append(errs, errors.New("bulk sorted, but neither derived from stored tweets nor written beside them"))
+	}
+	return errors.Join(errs...)
+}
+
+func TestRegistry(t *testing.T) {
+	samples := registrySamples()
+	for _, table := range Tables {
+		n := 0
+		for _, s := range Registry() {
+			if s.Table == table {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("table %q has %d registry entries, want 1", byte(table), n)
+		}
+	}
+	names, cqlNames := map[string]bool{}, map[string]bool{}
+	for i, s := range Registry() {
+		if i >= len(Tables) || Tables[i] != s.Table {
+			t.Errorf("registry entry %d is table %q: the registry must list Tables, in their order", i, byte(s.Table))
+		}
+		sample, ok := samples[s.Table]
+		if !ok {
+			t.Errorf("table %q: no sample cell in registrySamples", byte(s.Table))
+			continue
+		}
+		if err := checkSpec(s, sample); err != nil {
+			t.Errorf("table %q (%s): %v", byte(s.Table), s.Name, err)
+		}
+		if s.Table.Spec() != s || s.Table.Name() != s.Name {
+			t.Errorf("table %q: Spec or Name disagree with the registry", byte(s.Table))
+		}
+		if got, ok := TableByName(s.Name); !ok || got != s.Table {
+			t.Errorf("TableByName(%q) = %q, %t", s.Name, byte(got), ok)
+		}
+		if names[s.Name] || s.CQL != nil && cqlNames[s.CQL.Name] {
+			t.Errorf("table %q: name %q or its CQL table's name used twice", byte(s.Table), s.Name)
+		}
+		names[s.Name] = true
+		if s.CQL != nil {
+			cqlNames[s.CQL.Name] = true
+		}
+	}
+	if Table(0).Spec() != nil {
+		t.Error("Table(0).Spec() is not nil")
+	}
+	// A table derived from stored tweets must be deleted with them (the
+	// retractions of transforms.RawFn, TermsFn and GeoFn, which forget and
+	// a run share) and rebuilt with them (recount.go): a new one is added
+	// to those, then here.
+	var derived []string
+	for _, s := range Registry() {
+		if s.Derived {
+			derived = append(derived, s.Name)
+		}
+	}
+	if want := []string{"raw", "terms", "geo", "authors"}; !slices.Equal(derived, want) {
+		t.Errorf("derived tables %q, want %q", derived, want)
+	}
+}
+
+// TestCheckSpec makes sure checkSpec finds what it is for.
+func TestCheckSpec(t *testing.T) {
+	samples := registrySamples()
+	for _, broken := range []struct {
+		name  string
+		table Table
+		edit  func(*TableSpec)
+	}{
+		{"no name", TableTerms, func(s *TableSpec) { s.Name = "" }},
+		{"no dump decoder", TableGeo, func(s *TableSpec) { s.Dump = nil }},
+		{"no CQL table", TableMeta, func(s *TableSpec) { s.CQL = nil }},
+		{"another CQL table", TableMeta, func(s *TableSpec) { s.CQL = CQLRaw }},
+		{"derived table not flagged", TableAuthors, func(s *TableSpec) { s.Derived = false }},
+		{"table flagged derived", TableIdentity, func(s *TableSpec) { s.Derived = true }},
+		{"sorted, not per tweet", TableFrequency, func(s *TableSpec) { s.BulkSorted = true }},
+		{"raw beside itself", TableRaw, func(s *TableSpec) { s.BesideRaw = true }},
+	} {
+		s := *broken.table.Spec()
+		broken.edit(&s)
+		if err := checkSpec(&s, samples[broken.table]); err == nil {
+			t.Errorf("%s: checkSpec passed", broken.name)
+		}
+	}
+}
