@@ -111,8 +111,10 @@ func summaryFromCounters(counters map[string]int64, elapsed time.Duration) Summa
 			s.SkippedBy[k.Name()] = n
 		}
 	}
-	for _, t := range []schemas.Table{schemas.TableRaw, schemas.TableTerms, schemas.TableFrequency, schemas.TableGeo, schemas.TableDeadLetter, schemas.TableIdentity, schemas.TableAuthors} {
-		s.Rows[t.Name()] = counters[flow.RowCounterName(t)]
+	for _, t := range schemas.Registry() {
+		if t.Summarized {
+			s.Rows[t.Name] = counters[flow.RowCounterName(t.Table)]
+		}
 	}
 	if s.Seconds > 0 {
 		s.TweetsPerSec = float64(s.Read) / s.Seconds

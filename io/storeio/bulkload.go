@@ -76,8 +76,14 @@ import (
 // sort's byte-slice machinery, chunks and their radix sort, run files,
 // the loser tree's merge, is package internal/extsort.
 
-// sortedTables are the tables a bulk load sorts and ingests.
-var sortedTables = [256]bool{schemas.TableRaw: true, schemas.TableTerms: true, schemas.TableAuthors: true}
+// sortedTables are the tables a bulk load sorts and ingests
+// (schemas.TableSpec.BulkSorted).
+var sortedTables = func() (sorted [256]bool) {
+	for _, s := range schemas.Registry() {
+		sorted[s.Table] = s.BulkSorted
+	}
+	return sorted
+}()
 
 // sortedChunkBytes is how many bytes of cells a chunk holds before it is
 // sorted and spilled; two chunks at most are in memory (one filling, one

@@ -13,11 +13,11 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-// tableList returns the tables' names (schemas.Tables) joined by sep.
+// tableList returns the tables' names (schemas.Registry) joined by sep.
 func tableList(sep string) string {
-	names := make([]string, len(schemas.Tables))
-	for i, t := range schemas.Tables {
-		names[i] = t.Name()
+	names := make([]string, len(schemas.Registry()))
+	for i, s := range schemas.Registry() {
+		names[i] = s.Name
 	}
 	return strings.Join(names, sep)
 }

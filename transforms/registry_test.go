@@ -1,0 +1,36 @@
+package transforms
+
+import (
+	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TestRetractionCoversDerivedTables checks that removing a stored tweet
+// (a version replaced, a compliance delete, forget: all run TermsFn,
+// GeoFn and RawFn over a batch of Retracted tweets) deletes its cells of
+// every table the registry says is derived from stored tweets, so that a
+// new derived table left out of the retraction fails here instead of
+// keeping the rows of deleted tweets.
+func TestRetractionCoversDerivedTables(t *testing.T) {
+	tw := decodeOne(t, `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1050118621198921728",`+
+		`"text":"#ApacheFlink and more","lang":"en","user":{"id_str":"1","name":"user1","screen_name":"u1scr"},`+
+		`"coordinates":{"type":"Point","coordinates":[20,10.5]}}`)
+	b := TweetBatch{Retracted: []schemas.Tweet{tw}}
+	deleted := map[schemas.Table]int{}
+	collect := func(cells []schemas.Cell) {
+		for _, c := range cells {
+			if c.Delete {
+				deleted[c.Table]++
+			}
+		}
+	}
+	(&TermsFn{}).ProcessElement(b, collect)
+	(&GeoFn{}).ProcessElement(b, collect)
+	(&RawFn{}).ProcessElement(b, collect)
+	for _, s := range schemas.Registry() {
+		if s.Derived && deleted[s.Table] == 0 {
+			t.Errorf("retracting a stored tweet deletes no cell of the %s table, which the registry says is derived from stored tweets", s.Name)
+		}
+	}
+}
