@@ -72,23 +72,7 @@ func BenchmarkIndexCommand(b *testing.B) {
 // The data is generated once into .bench/scale-TWEETS-SPAN.
 func BenchmarkScale(b *testing.B) {
 	bin := buildCommand(b)
-	type shape struct {
-		n    int
-		span time.Duration
-	}
-	var shapes []shape
-	for _, f := range strings.Split(*benchShapes, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, span, ok := strings.Cut(f, "@")
-		count, err1 := strconv.Atoi(n)
-		d, err2 := time.ParseDuration(span)
-		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
-			b.Fatalf("-bench.shapes: %q is not TWEETS@SPAN (e.g. 1000000@720h)", f)
-		}
-		shapes = append(shapes, shape{count, d})
-	}
+	shapes := benchShapeList(b, "-bench.shapes", *benchShapes)
 	var lines []string
 	for _, sh := range shapes {
 		name := fmt.Sprintf("scale-%d-%s", sh.n, strings.TrimSuffix(strings.TrimSuffix(sh.span.String(), "0s"), "0m"))
@@ -113,17 +97,8 @@ func BenchmarkScale(b *testing.B) {
 		fmt.Println(l)
 	}
 	var incr []string
-	for _, f := range strings.Split(*benchIncr, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, span, ok := strings.Cut(f, "@")
-		count, err1 := strconv.Atoi(n)
-		d, err2 := time.ParseDuration(span)
-		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
-			b.Fatalf("-bench.incremental: %q is not TWEETS@SPAN (e.g. 1000000@240h)", f)
-		}
-		incr = append(incr, incrementalShape(b, bin, count, d)...)
+	for _, sh := range benchShapeList(b, "-bench.incremental", *benchIncr) {
+		incr = append(incr, incrementalShape(b, bin, sh.n, sh.span)...)
 	}
 	if len(incr) > 0 {
 		fmt.Println("\nruns into a store that holds tweets, each beside a run of the same tweets into a fresh store:")
@@ -132,6 +107,31 @@ func BenchmarkScale(b *testing.B) {
 			fmt.Println(l)
 		}
 	}
+}
+
+// benchShape is a shape of generated tweets: n over span.
+type benchShape struct {
+	n    int
+	span time.Duration
+}
+
+// benchShapeList parses the value of flag name: comma-separated
+// TWEETS@SPAN, empty entries skipped.
+func benchShapeList(b *testing.B, name, value string) []benchShape {
+	var shapes []benchShape
+	for _, f := range strings.Split(value, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, span, ok := strings.Cut(f, "@")
+		count, err1 := strconv.Atoi(n)
+		d, err2 := time.ParseDuration(span)
+		if !ok || err1 != nil || err2 != nil || count <= 0 || d <= 0 {
+			b.Fatalf("%s: %q is not TWEETS@SPAN (e.g. 1000000@720h)", name, f)
+		}
+		shapes = append(shapes, benchShape{count, d})
+	}
+	return shapes
 }
 
 // incrementalShape indexes, as daily backfills do, n tweets over span

@@ -39,7 +39,7 @@ type TokenizerMixError struct {
 }
 
 func (e *TokenizerMixError) Error() string {
-	held, differ := "tweets indexed with tokenizer "+versionsText(e.Stored), "differ"
+	held, differ := "tweets indexed with tokenizer "+TokenizerVersionsText(e.Stored), "differ"
 	if slices.Equal(e.Stored, []int{schemas.TokenizerUnrecorded}) {
 		held, differ = "tweets indexed before tokenizer versions were recorded (no "+schemas.TokenizerParam+" row)", "may differ"
 	}
@@ -47,14 +47,15 @@ func (e *TokenizerMixError) Error() string {
 		e.Sink, held, e.Version, differ)
 }
 
-// versionsText names tokenizer versions: "version 2", "versions 1 and 2",
-// "versions 0 (unrecorded), 1 and 2".
-func versionsText(vs []int) string {
+// TokenizerVersionsText names tokenizer versions: "version 2", "versions
+// 1 and 2", "versions 0 (before versions were recorded) and 1" (the
+// refusal's message and the questions' note).
+func TokenizerVersionsText(vs []int) string {
 	names := make([]string, len(vs))
 	for i, v := range vs {
 		names[i] = strconv.Itoa(v)
 		if v == schemas.TokenizerUnrecorded {
-			names[i] += " (unrecorded)"
+			names[i] += " (before versions were recorded)"
 		}
 	}
 	if len(names) == 1 {

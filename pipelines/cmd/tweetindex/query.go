@@ -12,11 +12,11 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -490,9 +490,9 @@ func (q *queryCmd) noteTokenizers(ctx context.Context) error {
 	}
 	var b strings.Builder
 	if t.Mixed() {
-		fmt.Fprintf(&b, "note: this %s mixes tweets indexed with tokenizer %s", store, tokenizerVersions(t.Stored))
+		fmt.Fprintf(&b, "note: this %s mixes tweets indexed with tokenizer %s", store, pipelines.TokenizerVersionsText(t.Stored))
 	} else {
-		fmt.Fprintf(&b, "note: this %s was indexed with tokenizer %s", store, tokenizerVersions(t.Stored))
+		fmt.Fprintf(&b, "note: this %s was indexed with tokenizer %s", store, pipelines.TokenizerVersionsText(t.Stored))
 	}
 	for _, v := range others {
 		if lacks := t.Lacks(v); len(lacks) > 0 {
@@ -504,22 +504,6 @@ func (q *queryCmd) noteTokenizers(ctx context.Context) error {
 	fmt.Fprintf(&b, "; this question, tokenized with version %d, can miss those tweets (index them again into a fresh %s to find them)", t.Question, store)
 	fmt.Fprintln(q.stderr, b.String())
 	return nil
-}
-
-// tokenizerVersions names tokenizer versions: "version 2", "versions 1
-// and 2", "versions 0 (before versions were recorded) and 1".
-func tokenizerVersions(vs []int) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = strconv.Itoa(v)
-		if v == schemas.TokenizerUnrecorded {
-			names[i] += " (before versions were recorded)"
-		}
-	}
-	if len(names) == 1 {
-		return "version " + names[0]
-	}
-	return "versions " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func splitTerms(s string) []string {
