@@ -105,7 +105,7 @@ func dumpFrequency(key, value []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return frequencyDump{Minute: r.Minute, Lang: r.Lang, Count: r.Count}, nil
+	return frequencyDump(r), nil
 }
 
 func dumpGeo(key, value []byte) (any, error) {
