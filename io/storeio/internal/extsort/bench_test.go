@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // benchChunk fills a chunk of about size bytes with term cells shaped like
@@ -31,7 +33,7 @@ func benchChunk(seed uint64, size int) *Chunk {
 	for c.Bytes() < size {
 		var rk [12]byte // schemas.NewRowKey: seconds, then the Murmur2 of the JSON
 		binary.BigEndian.PutUint64(rk[:8], uint64(1700000000+r.Int64N(3600)))
-		binary.BigEndian.PutUint32(rk[8:], murmur2([]byte(fmt.Sprint(r.Int()))))
+		binary.BigEndian.PutUint32(rk[8:], schemas.Murmur2([]byte(fmt.Sprint(r.Int()))))
 		for range 22 {
 			key = append(append(append(key[:0], words[z.Uint64()]...), 0), "text\x00"...)
 			key = append(key, rk[:]...)
@@ -39,41 +41,6 @@ func benchChunk(seed uint64, size int) *Chunk {
 		}
 	}
 	return c
-}
-
-// murmur2 is schemas.Murmur2 (which this package does not import), for
-// benchChunk's row keys.
-func murmur2(data []byte) uint32 {
-	const (
-		m = 0x5bd1e995
-		r = 24
-	)
-	length := len(data)
-	h := uint32(0x9747b28c) ^ uint32(length)
-	n := length &^ 3
-	for i := 0; i < n; i += 4 {
-		k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24
-		k *= m
-		k ^= k >> r
-		k *= m
-		h *= m
-		h ^= k
-	}
-	switch length & 3 {
-	case 3:
-		h ^= uint32(data[n+2]) << 16
-		fallthrough
-	case 2:
-		h ^= uint32(data[n+1]) << 8
-		fallthrough
-	case 1:
-		h ^= uint32(data[n])
-		h *= m
-	}
-	h ^= h >> 13
-	h *= m
-	h ^= h >> 15
-	return h
 }
 
 // benchChunkBytes is the size of the store's chunks (storeio's
