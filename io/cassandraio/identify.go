@@ -88,9 +88,27 @@ func (f *identifyFn) Teardown() error {
 	return f.r.Close()
 }
 
-// identityReads is how many identity rows a batch reads at a time: each
-// is a round trip.
-const identityReads = 32
+// pointReads is how many rows a batch's point reads (Identities,
+// Collide) read at a time: each is a round trip.
+const pointReads = 32
+
+// eachParallel calls read(i) for i in [0, n), pointReads at a time, and
+// returns their errors joined.
+func eachParallel(n int, read func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, pointReads)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = read(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
 
 // Identities returns the keyspace's identity table and raw tweets as a
 // transforms.Identifier reads them (tweetindex forget uses it outside a
@@ -102,36 +120,27 @@ func (r *Reader) Identities() transforms.Identities { return cassandraIdentities
 type cassandraIdentities struct{ r *Reader }
 
 func (ci cassandraIdentities) Identities(ctx context.Context, ids []uint64) (map[uint64]schemas.IdentityRow, error) {
-	rows := map[uint64]schemas.IdentityRow{}
-	var mu sync.Mutex
-	var first error
-	sem := make(chan struct{}, identityReads)
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			key := schemas.IdentityKey(id)
-			v, ok, err := ci.r.Get(ctx, schemas.TableIdentity, key)
-			var r schemas.IdentityRow
-			if err == nil && ok {
-				r, err = schemas.DecodeIdentity(key, v)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err != nil:
-				if first == nil {
-					first = err
-				}
-			case ok:
-				rows[id] = r
-			}
-		}()
+	found := make([]*schemas.IdentityRow, len(ids))
+	err := eachParallel(len(ids), func(i int) error {
+		key := schemas.IdentityKey(ids[i])
+		v, ok, err := ci.r.Get(ctx, schemas.TableIdentity, key)
+		if err != nil || !ok {
+			return err
+		}
+		r, err := schemas.DecodeIdentity(key, v)
+		found[i] = &r
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	return rows, first
+	rows := map[uint64]schemas.IdentityRow{}
+	for i, r := range found {
+		if r != nil {
+			rows[ids[i]] = *r
+		}
+	}
+	return rows, nil
 }
 
 func (ci cassandraIdentities) RawJSON(ctx context.Context, k schemas.RowKey, id uint64) ([]byte, bool, error) {
@@ -148,30 +157,17 @@ func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, f
 	})
 }
 
-// collideReads is how many row keys Collide reads at once: each is a
-// round trip.
-const collideReads = 32
-
 // Collide reads the row key of each row (a point read of its partition's
-// slice), collideReads at a time.
+// slice), pointReads at a time.
 func (ci cassandraIdentities) Collide(ctx context.Context, rows []schemas.IdentityRow) ([]bool, error) {
 	found := make([]bool, len(rows))
-	errs := make([]error, len(rows))
-	sem := make(chan struct{}, collideReads)
-	var wg sync.WaitGroup
-	for i, row := range rows {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = ci.RowTweets(ctx, row.Key, func(id uint64, _ []byte) error {
-				found[i] = found[i] || id != row.ID
-				return nil
-			})
-		}()
-	}
-	wg.Wait()
-	return found, errors.Join(errs...)
+	err := eachParallel(len(rows), func(i int) error {
+		return ci.RowTweets(ctx, rows[i].Key, func(id uint64, _ []byte) error {
+			found[i] = found[i] || id != rows[i].ID
+			return nil
+		})
+	})
+	return found, err
 }
 
 // Counted reads the minute's slice of its day's frequency partition.
