@@ -58,13 +58,12 @@ import (
 // it replaces or deletes): Store.Get and Store.Scan look in the load
 // (sortedLoad.scan) before the database while it is not finished.
 //
-// One exception goes to the memtable as well: the identity stage's
-// writes of cells an earlier run left in the database (the deletes of a
-// retracted version's cells, which must reach disk before its raw
-// delete; writeDurably in identify.go). The ingestion, later than every
-// memtable write, still leaves each key as the sorted load has it: the
-// base holds the first chunks, in the order they filled, and the end's
-// tables, ingested after it, every later chunk.
+// The identity stage's writes of cells an earlier run left in the
+// database (the deletes of a retracted version's cells, which must reach
+// disk before its raw delete) are also recorded as intents, through the
+// memtable (retract.go); the end clears them once the load is ingested.
+// The base holds the first chunks, in the order they filled, and the
+// end's tables, ingested after it, every later chunk.
 //
 // The pieces: this file gathers the cells (Take), spills full chunks and
 // merges runs in the background (spillChunk, mergeRuns), ends the load
@@ -124,10 +123,11 @@ type sortedLoad struct {
 	cutBase      atomic.Bool // the end has begun: the base starts no more parts
 	// files is held (read) while a read (scan) reads run files, and
 	// (write) while a merge removes the runs it replaced.
-	files  sync.RWMutex
-	failed atomic.Pointer[error]
-	done   atomic.Bool // Finish ingested the load: Take takes nothing more
-	cells  int64       // taken in all
+	files   sync.RWMutex
+	failed  atomic.Pointer[error]
+	done    atomic.Bool // Finish ingested the load: Take takes nothing more
+	cells   int64       // taken in all
+	intents intentLog   // the retractions of an earlier run's cells (retract.go)
 }
 
 // runFile is a spilled chunk, or a merge of spilled chunks: its cells in
@@ -431,6 +431,11 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	if err := l.ingest(ctx, paths); err != nil {
 		return fmt.Errorf("storeio: ingesting the sorted tables: %w", err)
+	}
+	if l.intents.written.Load() {
+		if err := clearIntents(l.db); err != nil {
+			return fmt.Errorf("storeio: clearing the load's intents: %w", err)
+		}
 	}
 	l.runs, last = nil, nil
 	l.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -55,76 +54,6 @@ func (f *identifyFn) Setup() error {
 	f.store = s
 	f.x.Sink, f.x.Fresh, f.x.Ack = storeIdentities{s}, f.Fresh, f.Ack
 	f.x.Write = s.writeDurably
-	return nil
-}
-
-// writeDurably writes cells as one batch and syncs the log. A bulk store
-// has none: its memtable's writes become durable in the order they were
-// made, when it is flushed, but the raw, term and authors cells go to the
-// sorted load (bulkload.go), on disk only when it is ingested at the end of
-// the run, after any number of flushes. The identity stage writes the
-// deletes of a retracted version's term and authors cells before its raw
-// delete, and that before its identity row, so that a crash never leaves
-// cells without the rows that lead to them (see transforms.Identifier);
-// for a version an earlier run stored, whose cells the database holds,
-// they must reach disk in that order, so those cells are also written to
-// the memtable, in a batch of their own committed before this one returns
-// (durableAround). A version this run stored has its cells in the sorted
-// load only, which a crash loses with them.
-func (s *Store) writeDurably(_ context.Context, cells []schemas.Cell) error {
-	if err := s.durableAround(cells); err != nil {
-		return err
-	}
-	if err := s.Write(cells); err != nil {
-		return err
-	}
-	return s.Sync()
-}
-
-// durableAround writes to the memtable, around the sorted load, the cells
-// of the sorted tables among cells whose key the database holds (cells
-// of an earlier run), when the store is bulk loading. The sorted load
-// still takes them too: its ingestion, later than any memtable write,
-// leaves each key as this run's writes in order do.
-func (s *Store) durableAround(cells []schemas.Cell) error {
-	if s.sorted == nil || s.sorted.done.Load() {
-		return nil
-	}
-	var b *pebble.Batch
-	for i := range cells {
-		c := &cells[i]
-		if !sortedTables[c.Table] {
-			continue
-		}
-		// The database's cell, not the load's view of it (Get).
-		k := appendKey(nil, c.Table, c.Key)
-		_, closer, err := s.db.Get(k)
-		if errors.Is(err, pebble.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("store %s: get: %w", s.dir, err)
-		}
-		closer.Close()
-		if b == nil {
-			b = s.db.NewBatch()
-			defer b.Close()
-		}
-		if c.Delete {
-			err = b.Delete(k, nil)
-		} else {
-			err = b.Set(k, c.Value, nil)
-		}
-		if err != nil {
-			return fmt.Errorf("store %s: %w", s.dir, err)
-		}
-	}
-	if b == nil {
-		return nil
-	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("store %s: commit: %w", s.dir, err)
-	}
 	return nil
 }
 

@@ -11,11 +11,12 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// ingestPlan is what the end of a load with a base ingests, saved in its
-// scratch directory (ingestPlanFile) while it does: the base's tables,
-// then the end's. Two ingestions, which a crash may separate; the plan
-// lets the next opener complete them (recoverIngest). Names are of files
-// in the scratch directory.
+// ingestPlan is what the end of a load with a base or with intents
+// (retract.go) ingests, saved in its scratch directory (ingestPlanFile)
+// while it does: the base's tables, then the end's. Two ingestions, which
+// a crash may separate, or one that the intents must not be applied
+// over; the plan lets the next opener complete them and clear the
+// intents (recoverIngest). Names are of files in the scratch directory.
 type ingestPlan struct {
 	Base         []string `json:"base"`
 	BaseIngested bool     `json:"base_ingested"`
@@ -37,11 +38,13 @@ const ingestPlanFile = "INGEST"
 // saved (what the load completes must not reach disk without what the
 // memtable holds: the identity rows that lead to its cells, the deletes
 // of the geo cells of the versions it retracts), and the base before the
-// plan says it is ingested.
+// plan says it is ingested. A load with intents and no base saves the
+// plan before its one ingestion: a store opened with intents and no plan
+// applies them, which must not happen over the ingested load.
 func (l *sortedLoad) ingest(ctx context.Context, tables []string) error {
-	if len(l.baseTables) > 0 {
+	if len(l.baseTables) > 0 || l.intents.written.Load() {
 		plan := ingestPlan{Base: names(l.baseTables), BaseIngested: l.baseIngested, Tables: names(tables)}
-		if !l.baseIngested {
+		if len(l.baseTables) > 0 && !l.baseIngested {
 			if err := l.db.Flush(); err != nil {
 				return err
 			}
@@ -144,14 +147,18 @@ func syncDir(dir string) error {
 // recoverIngest completes the ingestion that the end of a bulk load into
 // dir was making when its process died (ingestPlan, in the load's scratch
 // directory): the base's tables unless they were ingested, then the
-// end's. It reports whether there was one to complete. A base ingested
+// end's, and clears the load's intents; with no plan, it applies them
+// (replayIntents). It reports whether there was one to complete. A base ingested
 // again (a crash after its ingestion, before the plan said so) adds the
 // same cells again, above themselves.
 func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 	scratch := filepath.Join(dir, "bulk-load")
 	data, err := os.ReadFile(filepath.Join(scratch, ingestPlanFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
+		// Nothing of the load is in the database: what its intents
+		// say is applied.
+		_, err := replayIntents(db)
+		return false, err
 	}
 	if err != nil {
 		return false, err
@@ -176,6 +183,9 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 		if err := db.Ingest(context.Background(), paths(plan.Tables)); err != nil {
 			return false, err
 		}
+	}
+	if err := clearIntents(db); err != nil { // before the plan goes
+		return false, err
 	}
 	return true, os.RemoveAll(scratch)
 }
