@@ -98,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return err
 		}
 		if opts.BulkStore {
-			_, err := storeio.FlushOpen(ctx, cfg.Store)
+			_, err := storeio.FlushOpen(ctx, cfg.Store, false)
 			return err
 		}
 		return nil
@@ -142,7 +142,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		// The sinks loaded the store without a log: flush it before the
 		// run counts as done.
 		flushStart := time.Now()
-		_, err := storeio.FlushOpen(ctx, cfg.Store)
+		_, err := storeio.FlushOpen(ctx, cfg.Store, !cfg.NoCompact)
 		flushed = time.Since(flushStart)
 		if err != nil {
 			failure := &RunError{Step: "storeio.FlushOpen", Cause: err.Error()}

@@ -57,10 +57,13 @@ type Summary struct {
 	ReadSeconds float64 `json:"read_seconds,omitempty"`
 	// CompactSeconds is the part of the tail spent compacting the store
 	// after a bounded load (Config.NoCompact), 0 if it was not compacted.
+	// The tables written through the memtable are compacted before the
+	// sorted tables are ingested, in FlushSeconds: this is what is left.
 	CompactSeconds float64 `json:"compact_seconds,omitempty"`
 	// FlushSeconds is the part of the tail spent making a bounded load
 	// durable (storeio.FlushOpen): the sorted term index merged and
-	// ingested, the memtables flushed.
+	// ingested, the memtables flushed, and, unless Config.NoCompact, the
+	// tables written through them compacted before the ingestion.
 	FlushSeconds float64 `json:"flush_seconds,omitempty"`
 }
 

@@ -128,6 +128,29 @@ type sortedLoad struct {
 	done    atomic.Bool // Finish ingested the load: Take takes nothing more
 	cells   int64       // taken in all
 	intents intentLog   // the retractions of an earlier run's cells (retract.go)
+	// beforeIngest, if not nil, is called by Finish once the memtable is
+	// flushed, before the ingestion (FlushOpen's compaction).
+	beforeIngest func(context.Context) error
+	pending      atomic.Int64 // bytes of the tables about to be ingested, while beforeIngest runs
+}
+
+// pendingBytes returns the bytes of the load's tables written and not
+// yet ingested while beforeIngest runs, 0 otherwise (and for no load).
+func (l *sortedLoad) pendingBytes() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.pending.Load()
+}
+
+// tablesBytes returns the bytes the files at paths hold.
+func tablesBytes(paths []string) (n int64) {
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // runFile is a spilled chunk, or a merge of spilled chunks: its cells in
@@ -428,6 +451,14 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	}
 	if err != nil {
 		return fmt.Errorf("storeio: writing the sorted tables: %w", err)
+	}
+	if l.beforeIngest != nil {
+		l.pending.Store(tablesBytes(paths) + tablesBytes(l.baseTables))
+		err := l.beforeIngest(ctx)
+		l.pending.Store(0)
+		if err != nil {
+			return err
+		}
 	}
 	if err := l.ingest(ctx, paths); err != nil {
 		return fmt.Errorf("storeio: ingesting the sorted tables: %w", err)

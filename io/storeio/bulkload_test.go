@@ -243,7 +243,7 @@ func TestSortedLoadKeepsLastWrite(t *testing.T) {
 				}
 				check("after the merges")
 			}
-			if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
+			if ok, err := FlushOpen(context.Background(), dir, false); err != nil || !ok {
 				t.Fatalf("FlushOpen: %v, %v", ok, err)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "bulk-load")); !os.IsNotExist(err) {
@@ -306,10 +306,10 @@ func TestSortedLoadFinishAgainAfterCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := FlushOpen(ctx, dir); err == nil {
+	if _, err := FlushOpen(ctx, dir, false); err == nil {
 		t.Fatal("FlushOpen with a cancelled context did not fail")
 	}
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -360,7 +360,7 @@ func TestSortedLoadBaseStays(t *testing.T) {
 		}
 	}
 	s.sorted.spills.Wait() // the base's merge, whole (the end cuts short one under way)
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := CompactOpen(context.Background(), dir); !ok || err != nil {

@@ -70,7 +70,7 @@ func TestSortedLoadIngestCutOff(t *testing.T) {
 				}
 				return nil
 			}
-			_, err = FlushOpen(context.Background(), dir)
+			_, err = FlushOpen(context.Background(), dir, false)
 			cutIngest = oldCut
 			if !errors.Is(err, cut) {
 				t.Fatalf("FlushOpen: %v, want the cut", err)
@@ -86,7 +86,7 @@ func TestSortedLoadIngestCutOff(t *testing.T) {
 				if s, err = Open(dir); err != nil {
 					t.Fatal(err)
 				}
-			} else if _, err := FlushOpen(context.Background(), dir); err != nil {
+			} else if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 				t.Fatalf("FlushOpen again: %v", err)
 			}
 			got := map[string]string{}
@@ -140,7 +140,7 @@ func TestBeforeIngest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"base", "tables"}; !slices.Equal(stages, want) {

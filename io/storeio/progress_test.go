@@ -43,7 +43,7 @@ func TestSortedTablesProgress(t *testing.T) {
 	oldOut, oldEvery := logOutput, compactReportEvery
 	logOutput, compactReportEvery = &seen, time.Nanosecond
 	defer func() { logOutput, compactReportEvery = oldOut, oldEvery }()
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if len(seen.samples) == 0 {
@@ -125,7 +125,7 @@ func TestEarlyTablesProgress(t *testing.T) {
 			t.Fatalf("EarlyTablesProgress during the base merge: %+v, want one under way over %d cells, %d of work", p, inBase, work)
 		}
 	}
-	if _, err := FlushOpen(context.Background(), dir); err != nil {
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
 		t.Fatal(err)
 	}
 }

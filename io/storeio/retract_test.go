@@ -137,7 +137,7 @@ func TestBulkRetractionIntents(t *testing.T) {
 				}
 				return nil
 			}
-			_, err := FlushOpen(context.Background(), dir)
+			_, err := FlushOpen(context.Background(), dir, false)
 			cutIngest = old
 			if !errors.Is(err, cut) {
 				t.Fatalf("FlushOpen: %v, want the cut", err)
@@ -145,7 +145,7 @@ func TestBulkRetractionIntents(t *testing.T) {
 			crash(t, s)
 		}, finished, false},
 		{"the load's end", func(t *testing.T, s *Store, dir string) {
-			if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
+			if ok, err := FlushOpen(context.Background(), dir, true); err != nil || !ok {
 				t.Fatalf("FlushOpen = %v, %v", ok, err)
 			}
 			if _, err := CompactOpen(context.Background(), dir); err != nil {

@@ -33,6 +33,9 @@ type Store struct {
 	// unless opened by OpenBulk.
 	sorted   *sortedLoad
 	snapshot bool // a snapshot opened read-only (openSnapshot), not shared
+	// compacted says that compact compacted the tables written through
+	// the memtable (before the load's ingestion, FlushOpen).
+	compacted bool
 }
 
 var (
@@ -363,8 +366,14 @@ func (s *Store) Sync() error {
 
 // FlushOpen makes the writes to the store in dir durable, if this process
 // has it open (a bulk load's sorted term cells are merged and ingested,
-// its memtables flushed), and reports whether it had.
-func FlushOpen(ctx context.Context, dir string) (bool, error) {
+// its memtables flushed), and reports whether it had. With compact, a
+// bulk load's end compacts the tables written through the memtable
+// before it ingests the sorted tables (compact, as CompactOpen does):
+// once ingested, sorted tables that overlap the store's (a run of the
+// same days as an earlier one) give Pebble's own compactions work, which
+// took precedence over that compaction: 5 M tweets into a store of 5 M
+// of the same day waited 36 s for them, 21 % of the run.
+func FlushOpen(ctx context.Context, dir string, compact bool) (bool, error) {
 	s := openStore(dir)
 	if s == nil {
 		return false, nil
@@ -373,6 +382,10 @@ func FlushOpen(ctx context.Context, dir string) (bool, error) {
 		return true, s.Sync()
 	}
 	if s.sorted != nil {
+		s.sorted.beforeIngest = nil
+		if compact {
+			s.sorted.beforeIngest = s.compact
+		}
 		if err := s.sorted.Finish(ctx); err != nil {
 			return true, fmt.Errorf("store %s: %w", s.dir, err)
 		}
@@ -418,7 +431,14 @@ func (s *Store) compact(ctx context.Context) error {
 	if before.L0Files == 0 && before.Levels <= 1 {
 		return nil // already one level
 	}
-	if s.openedBytes > before.Bytes/2 {
+	if s.compacted {
+		// Before the load's ingestion (FlushOpen): what was written since
+		// (the intents cleared) is a file or two, left for the next
+		// writer. Compacted now, it would wait for Pebble's compactions
+		// of the ingested tables, if they overlap the store's.
+		return nil
+	}
+	if s.openedBytes > (before.Bytes+s.sorted.pendingBytes())/2 {
 		// A small load into a large store (an hour's backfill into a
 		// month): a compaction rewrites the whole store, out of
 		// proportion to the run. Its first-level files are left for the
@@ -448,6 +468,7 @@ func (s *Store) compact(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("store %s: compact: %w", s.dir, err)
 	}
+	s.compacted = true
 	// The files compacted away are deleted in the background; a process
 	// that exits without closing the store (a run on prism never tears
 	// its sinks down) would leave them on disk, the store twice its size.

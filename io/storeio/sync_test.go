@@ -91,7 +91,7 @@ func TestFlushOpenMakesBulkWritesDurable(t *testing.T) {
 	}
 	before := filepath.Join(t.TempDir(), "before")
 	copyDir(t, dir, before)
-	if ok, err := FlushOpen(context.Background(), dir); err != nil || !ok {
+	if ok, err := FlushOpen(context.Background(), dir, false); err != nil || !ok {
 		t.Fatalf("FlushOpen = %v, %v; want true, nil", ok, err)
 	}
 	after := filepath.Join(t.TempDir(), "after")
@@ -110,7 +110,7 @@ func TestFlushOpenMakesBulkWritesDurable(t *testing.T) {
 			t.Errorf("%s: cell on disk %v (%v), want %v", filepath.Base(tc.dir), ok, err, tc.want)
 		}
 	}
-	if ok, _ := FlushOpen(context.Background(), filepath.Join(t.TempDir(), "other")); ok {
+	if ok, _ := FlushOpen(context.Background(), filepath.Join(t.TempDir(), "other"), false); ok {
 		t.Error("FlushOpen of a store this process has not opened reported true")
 	}
 }
