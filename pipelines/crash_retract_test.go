@@ -66,17 +66,26 @@ func deleteInPipeline(ctx context.Context, s *sink.Sink, write func(context.Cont
 	if err != nil {
 		return err
 	}
-	tables := []func(transforms.TweetBatch, func([]schemas.Cell)){
-		(&transforms.RawFn{}).ProcessElement,
-		(&transforms.TermsFn{}).ProcessElement,
-		(&transforms.GeoFn{}).ProcessElement,
+	tables := []func(*transforms.TweetBatch) []schemas.Cell{
+		func(b *transforms.TweetBatch) (cells []schemas.Cell) {
+			(&transforms.RawFn{}).ProcessElement(*b, func(cs []schemas.Cell) { cells = cs })
+			return cells
+		},
+	}
+	for _, d := range transforms.DerivedTables() {
+		tables = append(tables, func(b *transforms.TweetBatch) []schemas.Cell {
+			cells, err := transforms.DeriveTable(nil, d.Table, b)
+			if err != nil {
+				panic(err) // every DerivedTables is one
+			}
+			return cells
+		})
 	}
 	if sinksReversed {
 		slices.Reverse(tables)
 	}
 	for _, table := range tables {
-		var cells []schemas.Cell
-		table(out, func(cs []schemas.Cell) { cells = append(cells, cs...) })
+		cells := table(&out)
 		if err := write(ctx, cells); err != nil {
 			return err
 		}

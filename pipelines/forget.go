@@ -21,8 +21,8 @@ import (
 // outside a pipeline, through the pipeline's own code: the ids go, as the
 // Deletes of a transforms.TweetBatch, through transforms.Identifier over
 // the sink's identity table (which reads back each stored version and
-// leaves a tombstone), and the batch it returns through the RawFn, TermsFn
-// and GeoFn that a run uses, which give the cells to delete (raw, authors,
+// leaves a tombstone), and the batch it returns through the RawFn and the
+// derived tables' cells (transforms.DeriveBatch) that a run uses, which give the cells to delete (raw, authors,
 // term and geo rows of the stored version), the tombstones and the marks of the
 // minutes to recount. The marked minutes are then recounted from the raw
 // table, as after a run. So a forgotten id is exactly a deleted one: its
@@ -175,8 +175,6 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 	// (transforms.Identifier.Write).
 	x := transforms.Identifier{Sink: s.Identities(), Write: s.Write}
 	var raw transforms.RawFn
-	var terms transforms.TermsFn
-	var geo transforms.GeoFn
 	for len(ids) > 0 {
 		chunk := ids[:min(forgetBatch, len(ids))]
 		ids = ids[len(chunk):]
@@ -205,8 +203,7 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 			}
 		}
 		raw.ProcessElement(out, collect)
-		terms.ProcessElement(out, collect)
-		geo.ProcessElement(out, collect)
+		collect(transforms.DeriveBatch(nil, &out))
 		if len(rows) > 0 {
 			if err := s.Write(ctx, rows); err != nil {
 				return sum, fmt.Errorf("forget: deleting rows: %w", err)

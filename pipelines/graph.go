@@ -164,15 +164,17 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	// runner once more before the sink. In a stream, counts in flight are
 	// marked (see recount.go).
 	raw := &transforms.RawFn{MarkCounting: cfg.Streaming(), Ack: ack}
-	tables := []struct {
+	type table struct {
 		cells beam.PCollection
 		acked bool // the cells carry acknowledgements
-	}{
+	}
+	tables := []table{
 		{beam.ParDo(s.Scope("RawTweets"), raw, tweets), ack},
-		{beam.ParDo(s.Scope("TermIndex"), &transforms.TermsFn{Ack: ack}, tweets), ack},
 		{transforms.TweetFrequencyWith(s, tweets, freq), false},
-		{beam.ParDo(s.Scope("GeoTemporalIndex"), &transforms.GeoFn{Ack: ack}, tweets), ack},
 		{dead, ack},
+	}
+	for _, d := range transforms.DerivedTables() {
+		tables = append(tables, table{beam.ParDo(s.Scope(d.Step), &transforms.DerivedFn{Table: d.Table, Ack: ack}, tweets), ack})
 	}
 	var acks []beam.PCollection
 	for _, t := range tables {

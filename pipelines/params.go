@@ -14,7 +14,7 @@ import (
 // way:
 //
 //   - schemas.GeoDayMarkersParam: every geo row comes with its day marker
-//     (transforms.GeoFn), and readers may skip the days without one;
+//     (transforms.DerivedTables), and readers may skip the days without one;
 //   - schemas.AuthorsParam: every raw row comes with its TweetAuthors row
 //     (transforms.RawFn), and questions about users may read that table
 //     alone.

@@ -70,7 +70,6 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 	}
 	var dec schemas.Decoder
 	var out schemas.Decoded
-	var terms []transforms.Term
 	for _, m := range minutes {
 		at, err := time.ParseInLocation(schemas.MinuteLayout, m, time.UTC)
 		if err != nil {
@@ -101,8 +100,7 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 					// The term, geo and authors cells of the stored tweet, as
 					// the run that died may not have written them.
 					copy(t.RowKey[:], key)
-					cells, terms = transforms.TermCells(cells, terms, t)
-					cells = transforms.GeoCells(cells, out.Tweets)
+					cells = transforms.DeriveTweet(cells, t)
 					cells = append(cells, transforms.AuthorCell(t))
 				}
 				return nil

@@ -31,7 +31,7 @@ import (
 // A geo cell is keyed by row key, so the two tweets of a row-key
 // collision at one place share it: scrubbing one of them writes that
 // cell again from the other (the rule of a version removed, docs/queries.md,
-// "A row key holding two tweets", by transforms.GeoFn from the tweets kept),
+// "A row key holding two tweets", by transforms.DeriveTable from the tweets kept),
 // unless a scrub_geo, of this run or an earlier one, took the other's
 // location too (its notices are read: transforms.GeoScrubbed).
 
@@ -113,7 +113,7 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 	}
 
 	// Each row key's tweets: those scrubbed lose their geo cells, as a
-	// version retracted does (transforms.GeoFn), and a cell one of them
+	// version retracted does (transforms.DeriveTable), and a cell one of them
 	// shares with a tweet that stays under the row key (a collision) is
 	// written again from that tweet (TweetBatch.Kept), unless a scrub_geo
 	// of an earlier run took that tweet's location too.
@@ -170,17 +170,16 @@ func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
 				b.Kept = append(b.Kept, t)
 			}
 		}
-		(&transforms.GeoFn{}).ProcessElement(b, func(cs []schemas.Cell) {
-			for _, c := range cs {
-				if c.Table != schemas.TableGeo {
-					continue
-				}
-				if c.Delete {
-					deleted[string(c.Key)] = true
-				}
-				cells = append(cells, c)
+		geo, err := transforms.DeriveTable(nil, schemas.TableGeo, &b)
+		if err != nil {
+			return 0, fmt.Errorf("scrub_geo: %w", err)
+		}
+		for _, c := range geo {
+			if c.Delete {
+				deleted[string(c.Key)] = true
 			}
-		})
+			cells = append(cells, c)
+		}
 	}
 
 	if err := s.Write(ctx, append(cells, marks...)); err != nil {

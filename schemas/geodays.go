@@ -7,7 +7,7 @@ import "time"
 // key space (Cassandra: 255 spread partitions a day) can skip the days
 // with none instead of reading 255 partitions of each.
 //
-// A marker is written with the geo rows of its day (transforms.GeoFn) and
+// A marker is written with the geo rows of its day (transforms.DerivedTables) and
 // never removed: a day whose geo rows were all deleted keeps its marker,
 // which costs a read and never an answer. Markers can be trusted to be
 // complete only in a sink whose every geo row was written with one:

@@ -5,7 +5,8 @@ package schemas
 // run summary, the embedded store's bulk load, the CQL layout) needs to
 // know of it. A new table is added to Tables (its id), to the registry
 // below (registry_test.go checks that every table has one complete entry),
-// and to the code that makes its cells.
+// and to the code that makes its cells: for a table derived from stored
+// tweets, one entry of transforms.DerivedTables.
 
 // TableSpec describes one stored table.
 type TableSpec struct {

@@ -106,7 +106,7 @@ func TestRegistry(t *testing.T) {
 		t.Error("Table(0).Spec() is not nil")
 	}
 	// A table derived from stored tweets must be deleted with them (the
-	// retractions of transforms.RawFn, TermsFn and GeoFn, which forget and
+	// retractions of transforms.RawFn and DeriveBatch, which forget and
 	// a run share) and rebuilt with them (recount.go): a new one is added
 	// to those, then here.
 	var derived []string

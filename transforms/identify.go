@@ -310,8 +310,7 @@ func (x *Identifier) retractDurably(ctx context.Context, versions, retracted, ke
 			}
 		}
 	}
-	(&TermsFn{}).ProcessElement(b, collect)
-	(&GeoFn{}).ProcessElement(b, collect)
+	collect(DeriveBatch(nil, &b))
 	(&RawFn{}).ProcessElement(b, collect)
 	if err := x.Write(ctx, first); err != nil {
 		return fmt.Errorf("identify: deleting the term and geo rows of retracted versions: %w", err)

@@ -95,7 +95,7 @@ type ParseFn struct {
 	// cells (emitted for every batch, with the record's dead letters and
 	// notices, which it needs no further unit for), and the units of its
 	// deletes ride with the tweet batches (TweetBatch.Acks). The tables'
-	// transforms acknowledge the rest (RawFn.Ack, TermsFn.Ack, GeoFn.Ack).
+	// transforms acknowledge the rest (RawFn.Ack, DerivedFn.Ack).
 	Ack bool
 
 	dec     schemas.Decoder

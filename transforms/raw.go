@@ -25,7 +25,7 @@ type RawFn struct {
 	MarkCounting bool
 	// Ack acknowledges, after the batch's cells, one unit for each tweet
 	// stored and the units the batch carries (TweetBatch.Acks), as
-	// TermsFn.Ack and GeoFn.Ack do for their tables (schemas.Ack).
+	// DerivedFn.Ack does for the derived tables (schemas.Ack).
 	Ack bool
 }
 

@@ -7,8 +7,9 @@ import (
 )
 
 // TestRetractionCoversDerivedTables checks that removing a stored tweet
-// (a version replaced, a compliance delete, forget: all run TermsFn,
-// GeoFn and RawFn over a batch of Retracted tweets) deletes its cells of
+// (a version replaced, a compliance delete, forget: all run RawFn and
+// DeriveBatch, the cells of every DerivedTables, over a batch of Retracted
+// tweets) deletes its cells of
 // every table the registry says is derived from stored tweets, so that a
 // new derived table left out of the retraction fails here instead of
 // keeping the rows of deleted tweets.
@@ -25,8 +26,7 @@ func TestRetractionCoversDerivedTables(t *testing.T) {
 			}
 		}
 	}
-	(&TermsFn{}).ProcessElement(b, collect)
-	(&GeoFn{}).ProcessElement(b, collect)
+	collect(DeriveBatch(nil, &b))
 	(&RawFn{}).ProcessElement(b, collect)
 	for _, s := range schemas.Registry() {
 		if s.Derived && deleted[s.Table] == 0 {
