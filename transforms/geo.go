@@ -9,7 +9,9 @@ import (
 // geoMaker makes GeoTemporalIndex cells (DerivedTables).
 type geoMaker struct{}
 
-func (geoMaker) Cells(dst []schemas.Cell, t *schemas.Tweet) []schemas.Cell { return appendGeoCell(dst, t) }
+func (geoMaker) Cells(dst []schemas.Cell, t *schemas.Tweet) []schemas.Cell {
+	return appendGeoCell(dst, t)
+}
 
 // GeoCells appends the GeoTemporalIndex cells of the geotagged tweets among
 // tweets to dst.
