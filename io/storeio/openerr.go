@@ -42,3 +42,38 @@ func openError(dir string, err error) error {
 	}
 	return fmt.Errorf("open store %s: %w", dir, err)
 }
+
+// readError says in one line that a read of the store in dir (what)
+// failed, and, when Pebble found a file damaged (a checksum that does not
+// match), what to do. Pebble's error, which names the file, follows,
+// wrapped.
+func readError(dir, what string, err error) error {
+	if pebble.IsCorruptionError(err) {
+		// Pebble's text of it ends in a line of its own; the first
+		// names the file.
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return damagedError{fmt.Sprintf("store %s: %s: a file of the store is damaged: restore the store from a copy, or index its input again into a new store (%s)", dir, what, first), err}
+	}
+	return fmt.Errorf("store %s: %s: %w", dir, what, err)
+}
+
+// damagedError is readError's error for a damaged file: one line, the
+// error of Pebble wrapped.
+type damagedError struct {
+	msg string
+	err error
+}
+
+func (e damagedError) Error() string { return e.msg }
+func (e damagedError) Unwrap() error { return e.err }
+
+// fatalLine is the line the process ends with when Pebble cannot go on
+// (quietLogger.Fatalf), with what to do.
+func fatalLine(msg string) string {
+	advice := "the store may be damaged: restore it from a copy, or index its input again into a new store"
+	if strings.Contains(msg, "no space left on device") {
+		advice = "free space on its filesystem and run the command again"
+	}
+	first, _, _ := strings.Cut(msg, "\n") // the rest is Pebble's detail and traces
+	return fmt.Sprintf("tweetindex: the store's database stopped: %s (%s)", first, advice)
+}

@@ -148,3 +148,19 @@ func TestOpenReadNeedsAStore(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestFatalLine: the line the process ends with when Pebble cannot go on
+// is one line, the first of Pebble's message (the rest is its detail and
+// traces), with what to do: free space for a full disk, restore or
+// re-index otherwise.
+func TestFatalLine(t *testing.T) {
+	for _, tc := range []struct{ msg, want string }{
+		{"MANIFEST flush failed: write /s/MANIFEST-000007: no space left on device", "free space"},
+		{"on-disk corruption: /s/000041.sst; details: crc32c checksum mismatch\n(1) path: /s/000041.sst\nWraps: (2) attached stack trace", "restore it from a copy"},
+	} {
+		got := fatalLine(tc.msg)
+		if strings.Contains(got, "\n") || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "tweetindex: the store's database stopped: "+strings.Split(tc.msg, "\n")[0]) {
+			t.Errorf("fatalLine(%q) = %q, want one line with Pebble's first line and %q", tc.msg, got, tc.want)
+		}
+	}
+}

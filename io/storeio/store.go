@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -226,6 +227,12 @@ func options(bulk bool) *pebble.Options {
 		bulkTuning(o)
 	}
 	o.Logger = quietLogger{}
+	o.EventListener = &pebble.EventListener{
+		// A damaged file: the read that finds it fails with an error
+		// naming it (readError), where Pebble's default stops the
+		// process (Logger.Fatalf) with a trace.
+		DataCorruption: func(pebble.DataCorruptionInfo) {},
+	}
 	return o
 }
 
@@ -584,7 +591,7 @@ func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
 		})
 		switch {
 		case err != nil:
-			return nil, false, fmt.Errorf("store %s: get: %w", s.dir, err)
+			return nil, false, readError(s.dir, "get", err)
 		case found:
 			return v, !del, nil
 		}
@@ -594,7 +601,7 @@ func (s *Store) Get(table schemas.Table, key []byte) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("store %s: get: %w", s.dir, err)
+		return nil, false, readError(s.dir, "get", err)
 	}
 	defer closer.Close()
 	return bytes.Clone(v), true, nil
@@ -620,12 +627,12 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+			return readError(s.dir, "scan "+table.Name(), err)
 		}
 	}
 	it, err := s.db.NewIterWithContext(ctx, &pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
-		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+		return readError(s.dir, "scan "+table.Name(), err)
 	}
 	defer it.Close()
 	// emitLoaded calls fn with the loaded cells before key (all: nil).
@@ -656,7 +663,7 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 		}
 		v, err := it.ValueAndErr()
 		if err != nil {
-			return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+			return readError(s.dir, "scan "+table.Name(), err)
 		}
 		if err := fn(it.Key()[1:], v); err != nil {
 			return err
@@ -666,7 +673,7 @@ func (s *Store) Scan(ctx context.Context, table schemas.Table, start, end []byte
 		return err
 	}
 	if err := it.Error(); err != nil {
-		return fmt.Errorf("store %s: scan %s: %w", s.dir, table.Name(), err)
+		return readError(s.dir, "scan "+table.Name(), err)
 	}
 	return nil
 }
@@ -705,8 +712,14 @@ func (quietLogger) Errorf(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	logLine(slog.LevelError, "pebble", []any{"error", text}, "pebble: "+text)
 }
+
+// Fatalf is called by Pebble when its database cannot go on (a MANIFEST
+// that cannot be written, on a full disk), from any goroutine, and must
+// not return: it says so in one line, with what to do, and ends the
+// process with exit status 1, no trace.
 func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("pebble: "+format, args...))
+	fmt.Fprintln(os.Stderr, fatalLine(fmt.Sprintf(format, args...)))
+	os.Exit(1)
 }
 
 // Cursor reads a key range of one table with seeks: the many short ranges
@@ -728,7 +741,7 @@ func (s *Store) NewCursor(ctx context.Context, table schemas.Table, start, end [
 	}
 	it, err := s.db.NewIterWithContext(ctx, &pebble.IterOptions{LowerBound: appendKey(nil, table, start), UpperBound: upper})
 	if err != nil {
-		return nil, fmt.Errorf("store %s: cursor on %s: %w", s.dir, table.Name(), err)
+		return nil, readError(s.dir, "cursor on "+table.Name(), err)
 	}
 	return &Cursor{it: it, table: table, dir: s.dir}, nil
 }
@@ -751,7 +764,7 @@ func (c *Cursor) Key() []byte { return c.it.Key()[1:] }
 func (c *Cursor) Value() ([]byte, error) {
 	v, err := c.it.ValueAndErr()
 	if err != nil {
-		return nil, fmt.Errorf("store %s: cursor on %s: %w", c.dir, c.table.Name(), err)
+		return nil, readError(c.dir, "cursor on "+c.table.Name(), err)
 	}
 	return v, nil
 }
@@ -759,7 +772,7 @@ func (c *Cursor) Value() ([]byte, error) {
 // Close closes the cursor and returns the iterator's error, if any.
 func (c *Cursor) Close() error {
 	if err := c.it.Close(); err != nil {
-		return fmt.Errorf("store %s: cursor on %s: %w", c.dir, c.table.Name(), err)
+		return readError(c.dir, "cursor on "+c.table.Name(), err)
 	}
 	return nil
 }
