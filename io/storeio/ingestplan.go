@@ -148,7 +148,7 @@ func syncDir(dir string) error {
 // dir was making when its process died (ingestPlan, in the load's scratch
 // directory): the base's tables unless they were ingested, then the
 // end's, and clears the load's intents; with no plan, it applies them
-// (replayIntents). It reports whether there was one to complete. A base ingested
+// (replayIntents) and removes the files the load spilled. It reports whether there was one to complete. A base ingested
 // again (a crash after its ingestion, before the plan said so) adds the
 // same cells again, above themselves.
 func recoverIngest(db *pebble.DB, dir string) (bool, error) {
@@ -156,9 +156,12 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 	data, err := os.ReadFile(filepath.Join(scratch, ingestPlanFile))
 	if errors.Is(err, os.ErrNotExist) {
 		// Nothing of the load is in the database: what its intents
-		// say is applied.
-		_, err := replayIntents(db)
-		return false, err
+		// say is applied, and the files it spilled go (a full disk
+		// stays full otherwise).
+		if _, err := replayIntents(db); err != nil {
+			return false, err
+		}
+		return false, os.RemoveAll(scratch)
 	}
 	if err != nil {
 		return false, err

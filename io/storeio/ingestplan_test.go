@@ -155,3 +155,31 @@ func TestBeforeIngest(t *testing.T) {
 		t.Errorf("term table holds %d cells, want 2000", n)
 	}
 }
+
+// TestOpenRemovesSpilledRuns: a bulk load killed before its end (or one
+// whose end failed, on a full disk) leaves its spilled runs in the
+// store's scratch directory; the next open of the store, a reader's too,
+// removes them, since nothing can complete that load.
+func TestOpenRemovesSpilledRuns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	scratch := filepath.Join(dir, "bulk-load")
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(scratch, "run-00003"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRead(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := os.Stat(scratch); !os.IsNotExist(err) {
+		t.Errorf("the spilled runs of a dead load are left after an open (%v)", err)
+	}
+}
