@@ -126,7 +126,7 @@ func secureOptions(opts *cassandratest.Options, dir, cert, key, clientCA, user, 
 			verb = "made"
 		}
 		how.text += fmt.Sprintf("; TLS (%s %s: trust %s)", verb, dir, f.CA)
-		how.flags += " --cassandra-ssl-certfile " + f.CA
+		how.flags += " --cassandra-ssl --cassandra-ssl-certfile " + f.CA
 	} else if cert != "" {
 		how.text += "; TLS"
 		how.flags += " --cassandra-ssl"
