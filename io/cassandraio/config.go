@@ -1,6 +1,7 @@
 package cassandraio
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
+	"github.com/tweetindex/tweetindex/io/secure"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -63,10 +65,39 @@ type Config struct {
 	MaxBackoff time.Duration
 	// PageSize is the page size of Scan (default 5000 rows).
 	PageSize int
-	// Username and Password, when set, authenticate with Cassandra's
-	// PasswordAuthenticator. (They travel inside the pipeline graph.)
+	// Username, when set, authenticates with Cassandra's
+	// PasswordAuthenticator (cqlsh -u). Default: none.
 	Username string
-	Password string
+	// Password refers to the user's password (a file or an environment
+	// variable), which each process reads when it connects: the
+	// configuration travels inside the pipeline graph, the password does
+	// not. Required with Username.
+	Password secure.Secret
+	// TLS configures client-to-node encryption (cqlsh --ssl). Default:
+	// plaintext.
+	TLS secure.TLS
+}
+
+// settingNames are the names of the security settings in errors: the
+// Config field, and the tweetindex flag that sets it.
+var settingNames = map[secure.Setting]string{
+	secure.SettingTLS:        "TLS (--cassandra-ssl)",
+	secure.SettingCA:         "TLS.CAFile (--cassandra-ssl-certfile)",
+	secure.SettingCert:       "TLS.CertFile (--cassandra-ssl-usercert)",
+	secure.SettingKey:        "TLS.KeyFile (--cassandra-ssl-userkey)",
+	secure.SettingServerName: "TLS.ServerName (--cassandra-ssl-server-name, or --cassandra-ssl-check-hostname=false)",
+	secure.SettingUser:       "Username (--cassandra-username)",
+	secure.SettingPassword:   "Password (--cassandra-password-file or --cassandra-password-env)",
+}
+
+// settingName names the setting a *secure.Error is about, or "the
+// security settings".
+func settingName(err error) string {
+	var se *secure.Error
+	if errors.As(err, &se) {
+		return settingNames[se.Setting]
+	}
+	return "the security settings"
 }
 
 // DefaultConfig returns the defaults, with the given contact points.
@@ -180,8 +211,16 @@ func (c Config) Validate() error {
 		return bad("max retries %d: want 0 (no retries) or more", c.MaxRetries)
 	case c.MinBackoff < 0 || c.MaxBackoff < c.MinBackoff:
 		return bad("backoff: want 0 < min backoff (%v) <= max backoff (%v)", c.MinBackoff, c.MaxBackoff)
-	case (c.Username == "") != (c.Password == ""):
-		return bad("give both username and password, or neither")
+	case c.Username != "" && c.Password.IsZero():
+		return bad("user %q needs a password: set %s", c.Username, settingNames[secure.SettingPassword])
+	case c.Username == "" && !c.Password.IsZero():
+		return bad("a password (from %s) needs a user: set %s", c.Password, settingNames[secure.SettingUser])
+	}
+	if err := c.Password.Validate(); err != nil {
+		return bad("password: %v: check %s", err, settingNames[secure.SettingPassword])
+	}
+	if err := c.TLS.Validate(); err != nil {
+		return bad("TLS: %v: check %s", err, settingName(err))
 	}
 	return nil
 }

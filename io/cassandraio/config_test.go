@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tweetindex/tweetindex/io/secure"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -32,7 +34,10 @@ func TestConfigValidate(t *testing.T) {
 		{"negative retries", func(c *Config) { c.MaxRetries = -1 }, "retries"},
 		{"huge batch", func(c *Config) { c.MaxBatchRows = 70000 }, "65535"},
 		{"backoff order", func(c *Config) { c.MinBackoff, c.MaxBackoff = time.Second, time.Millisecond }, "backoff"},
-		{"user without password", func(c *Config) { c.Username = "u" }, "password"},
+		{"user without password", func(c *Config) { c.Username = "u" }, `user "u" needs a password: set Password (--cassandra-password-file or --cassandra-password-env)`},
+		{"password without user", func(c *Config) { c.Password = secure.Secret{Env: "PW"} }, "a password (from environment variable PW) needs a user: set Username (--cassandra-username)"},
+		{"password file and variable", func(c *Config) { c.Username, c.Password = "u", secure.Secret{File: "f", Env: "PW"} }, "not both"},
+		{"client key without certificate", func(c *Config) { c.TLS.KeyFile = "k.pem" }, "check TLS.CertFile (--cassandra-ssl-usercert)"},
 	}
 	for _, tt := range tests {
 		c := ok

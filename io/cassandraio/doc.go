@@ -36,6 +36,13 @@
 // Reader.ScanAll a whole table (unordered, streaming). Reader and
 // storeio.Store are read alike (sink.Reader).
 //
+// Secured clusters: Config.Username and Config.Password (a secure.Secret,
+// a file or an environment variable read when the session is opened, so
+// the Config serialized into a DoFn holds no password) authenticate with
+// PasswordAuthenticator; Config.TLS (package secure) encrypts. Check
+// connects as the sink does and reports a wrong setting in one line naming
+// it.
+//
 // The package's tests run the real driver against cassandratest, an in-process
 // CQL protocol server; with CASSANDRA_HOSTS set, the integration tests run
 // against a real cluster instead (see runners/cassandra).

@@ -2,10 +2,9 @@ package kafkaio
 
 import (
 	"crypto/tls"
-	"crypto/x509"
+	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"time"
 
@@ -13,13 +12,16 @@ import (
 	"github.com/segmentio/kafka-go/sasl"
 	"github.com/segmentio/kafka-go/sasl/plain"
 	"github.com/segmentio/kafka-go/sasl/scram"
+
+	"github.com/tweetindex/tweetindex/io/secure"
 )
 
 // requestTimeout bounds every broker call that has no tighter deadline.
 const requestTimeout = 30 * time.Second
 
 // newClient returns a kafka-go client for cfg's brokers, with its TLS and
-// SASL settings. Close its transport with closeClient.
+// SASL settings (their files and the password read now, in this process).
+// Close its transport with closeClient.
 func newClient(cfg Config) (*kafka.Client, error) {
 	t := &kafka.Transport{
 		Dial:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
@@ -29,19 +31,12 @@ func newClient(cfg Config) (*kafka.Client, error) {
 		MetadataTopics: []string{cfg.Topic},
 		ClientID:       cfg.withDefaults().ClientID,
 	}
-	if cfg.TLS.enabled() {
-		tc, err := tlsConfig(cfg.TLS)
-		if err != nil {
-			return nil, err
-		}
-		t.TLS = tc
+	var err error
+	if t.TLS, err = tlsConfig(cfg.TLS); err != nil {
+		return nil, err
 	}
-	if cfg.SASL.Mechanism != "" {
-		m, err := saslMechanism(cfg.SASL)
-		if err != nil {
-			return nil, err
-		}
-		t.SASL = m
+	if t.SASL, err = saslMechanism(cfg.SASL); err != nil {
+		return nil, err
 	}
 	return &kafka.Client{Addr: kafka.TCP(cfg.Brokers...), Timeout: requestTimeout, Transport: t}, nil
 }
@@ -56,41 +51,38 @@ func closeClient(c *kafka.Client) {
 	}
 }
 
-func tlsConfig(c TLSConfig) (*tls.Config, error) {
-	tc := &tls.Config{
-		MinVersion:         tls.VersionTLS12,
-		ServerName:         c.ServerName,
-		InsecureSkipVerify: c.InsecureSkipVerify, //nolint:gosec // opt-in, for tests
+// settingName names the setting a *secure.Error is about, or "the
+// security settings".
+func settingName(err error) string {
+	var se *secure.Error
+	if errors.As(err, &se) {
+		return settingNames[se.Setting]
 	}
-	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("kafkaio: TLS CA file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("kafkaio: TLS CA file %s holds no PEM certificate", c.CAFile)
-		}
-		tc.RootCAs = pool
+	return "the security settings"
+}
+
+// tlsConfig returns the TLS configuration of c, or nil when TLS is off.
+// Its errors are permanent (retrying does not help) and name the setting.
+func tlsConfig(c secure.TLS) (*tls.Config, error) {
+	if !c.Enabled() {
+		return nil, nil
 	}
-	if c.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("kafkaio: TLS client certificate: %w", err)
-		}
-		tc.Certificates = []tls.Certificate{cert}
+	tc, err := c.Config()
+	if err != nil {
+		return nil, permanentError{fmt.Errorf("kafkaio: TLS: %w: check %s", err, settingName(err))}
 	}
 	return tc, nil
 }
 
+// saslMechanism returns the SASL mechanism of c with its password, read
+// now, or nil when SASL is off.
 func saslMechanism(c SASLConfig) (sasl.Mechanism, error) {
-	password := c.Password
-	if c.PasswordFile != "" {
-		b, err := os.ReadFile(c.PasswordFile)
-		if err != nil {
-			return nil, fmt.Errorf("kafkaio: SASL password file: %w", err)
-		}
-		password = strings.TrimSpace(string(b))
+	if c.Mechanism == "" {
+		return nil, nil
+	}
+	password, err := c.Password.Resolve()
+	if err != nil {
+		return nil, permanentError{fmt.Errorf("kafkaio: SASL password: %w: check %s", err, settingNames[secure.SettingPassword])}
 	}
 	switch strings.ToLower(c.Mechanism) {
 	case "plain":
@@ -98,15 +90,15 @@ func saslMechanism(c SASLConfig) (sasl.Mechanism, error) {
 	case "scram-sha-256":
 		m, err := scram.Mechanism(scram.SHA256, c.User, password)
 		if err != nil {
-			return nil, fmt.Errorf("kafkaio: SASL: %w", err)
+			return nil, permanentError{fmt.Errorf("kafkaio: SASL: %w", err)}
 		}
 		return m, nil
 	case "scram-sha-512":
 		m, err := scram.Mechanism(scram.SHA512, c.User, password)
 		if err != nil {
-			return nil, fmt.Errorf("kafkaio: SASL: %w", err)
+			return nil, permanentError{fmt.Errorf("kafkaio: SASL: %w", err)}
 		}
 		return m, nil
 	}
-	return nil, fmt.Errorf("kafkaio: SASL mechanism %q is not plain, scram-sha-256 or scram-sha-512", c.Mechanism)
+	return nil, permanentError{fmt.Errorf("kafkaio: SASL mechanism %q is not plain, scram-sha-256 or scram-sha-512 (--kafka-sasl-mechanism)", c.Mechanism)}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tweetindex/tweetindex/io/secure"
 )
 
 // Defaults applied to the zero values of Config's tuning fields.
@@ -23,7 +25,8 @@ const (
 
 // Config says what to read from Kafka and how. It is a plain value: it is
 // serialized into the pipeline with the DoFns that read, so it holds only
-// data (file names, not file contents or callbacks).
+// data (file names and the names of environment variables, not their
+// contents, and no callbacks): secrets stay out of the job graph.
 type Config struct {
 	// Brokers are the bootstrap brokers, as host:port.
 	Brokers []string
@@ -121,45 +124,39 @@ type Config struct {
 
 	// ClientID is the client id sent to the brokers (DefaultClientID if empty).
 	ClientID string
-	// TLS configures TLS to the brokers.
-	TLS TLSConfig
-	// SASL configures SASL authentication.
+	// TLS configures TLS to the brokers (Kafka's security.protocol SSL or
+	// SASL_SSL). Default: plaintext.
+	TLS secure.TLS
+	// SASL configures SASL authentication (security.protocol SASL_PLAINTEXT
+	// or SASL_SSL). Default: none.
 	SASL SASLConfig
 }
 
-// TLSConfig configures TLS to the brokers. Files are read by the workers.
-type TLSConfig struct {
-	// Enable turns TLS on. It is implied by any of the other fields.
-	Enable bool
-	// CAFile is a PEM file of the CAs to trust (the system pool if empty).
-	CAFile string
-	// CertFile and KeyFile are the PEM client certificate and key, for
-	// mutual TLS. Both or neither.
-	CertFile string
-	KeyFile  string
-	// ServerName overrides the name the server certificate is checked for.
-	ServerName string
-	// InsecureSkipVerify accepts any server certificate (tests only).
-	InsecureSkipVerify bool
-}
-
-// SASLConfig configures SASL authentication.
+// SASLConfig configures SASL authentication to the brokers.
 type SASLConfig struct {
-	// Mechanism is "plain", "scram-sha-256" or "scram-sha-512"; empty turns
-	// SASL off.
+	// Mechanism is "plain", "scram-sha-256" or "scram-sha-512" (any case:
+	// Kafka's sasl.mechanism names them PLAIN, SCRAM-SHA-256 and
+	// SCRAM-SHA-512). Default: empty, SASL off.
 	Mechanism string
-	// User is the user name.
+	// User is the user name. Required with a Mechanism.
 	User string
-	// Password is the password. It travels inside the serialized pipeline;
-	// prefer PasswordFile where the pipeline's description is visible.
-	Password string
-	// PasswordFile is a file whose content (trimmed of surrounding
-	// white space) is the password, read by the workers.
-	PasswordFile string
+	// Password refers to the password (a file or an environment variable),
+	// which each process that connects reads when it connects: the
+	// configuration, serialized into the pipeline, never holds it.
+	// Required with a Mechanism.
+	Password secure.Secret
 }
 
-func (t TLSConfig) enabled() bool {
-	return t.Enable || t.CAFile != "" || t.CertFile != "" || t.KeyFile != "" || t.ServerName != "" || t.InsecureSkipVerify
+// settingNames are the names of the security settings in errors: the
+// Config field, and the tweetindex flag that sets it.
+var settingNames = map[secure.Setting]string{
+	secure.SettingTLS:        "TLS (--kafka-security-protocol)",
+	secure.SettingCA:         "TLS.CAFile (--kafka-ssl-ca-location)",
+	secure.SettingCert:       "TLS.CertFile (--kafka-ssl-certificate-location)",
+	secure.SettingKey:        "TLS.KeyFile (--kafka-ssl-key-location)",
+	secure.SettingServerName: "TLS.ServerName (--kafka-ssl-server-name, or --kafka-ssl-endpoint-identification-algorithm none)",
+	secure.SettingUser:       "SASL.User (--kafka-sasl-username)",
+	secure.SettingPassword:   "SASL.Password (--kafka-sasl-password-file or --kafka-sasl-password-env)",
 }
 
 // position is a parsed Start or Stop value.
@@ -275,23 +272,25 @@ func (c Config) Validate() error {
 			bad("%s is negative", f.name)
 		}
 	}
-	if (c.TLS.CertFile == "") != (c.TLS.KeyFile == "") {
-		bad("TLS needs both CertFile and KeyFile for a client certificate, or neither")
+	if err := c.TLS.Validate(); err != nil {
+		bad("%v: check %s", err, settingName(err))
 	}
 	switch strings.ToLower(c.SASL.Mechanism) {
 	case "":
-		if c.SASL.User != "" || c.SASL.Password != "" || c.SASL.PasswordFile != "" {
-			bad("SASL user or password set without a mechanism: set SASL.Mechanism to plain, scram-sha-256 or scram-sha-512")
+		if c.SASL.User != "" || !c.SASL.Password.IsZero() {
+			bad("SASL user or password set without a mechanism: set SASL.Mechanism to plain, scram-sha-256 or scram-sha-512 (--kafka-sasl-mechanism)")
 		}
 	case "plain", "scram-sha-256", "scram-sha-512":
 		if c.SASL.User == "" {
-			bad("SASL %s needs a user", c.SASL.Mechanism)
+			bad("SASL %s needs a user: set %s", c.SASL.Mechanism, settingNames[secure.SettingUser])
 		}
-		if c.SASL.Password != "" && c.SASL.PasswordFile != "" {
-			bad("SASL: set Password or PasswordFile, not both")
+		if c.SASL.Password.IsZero() {
+			bad("SASL %s needs a password: set %s", c.SASL.Mechanism, settingNames[secure.SettingPassword])
+		} else if err := c.SASL.Password.Validate(); err != nil {
+			bad("SASL password: %v", err)
 		}
 	default:
-		bad("SASL mechanism %q is not plain, scram-sha-256 or scram-sha-512", c.SASL.Mechanism)
+		bad("SASL mechanism %q is not plain, scram-sha-256 or scram-sha-512 (--kafka-sasl-mechanism)", c.SASL.Mechanism)
 	}
 	return errors.Join(errs...)
 }

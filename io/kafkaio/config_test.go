@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/tweetindex/tweetindex/io/secure"
 )
 
 func TestValidate(t *testing.T) {
@@ -21,8 +23,8 @@ func TestValidate(t *testing.T) {
 		{"group resume with commit", with(func(c *Config) { c.Group, c.Start, c.Commit = "g", "group", true }), nil},
 		{"offsets", with(func(c *Config) { c.Start, c.Stop = "offset:10", "offset:20" }), nil},
 		{"sasl and tls", with(func(c *Config) {
-			c.SASL = SASLConfig{Mechanism: "scram-sha-512", User: "u", PasswordFile: "/run/secrets/kafka"}
-			c.TLS = TLSConfig{CAFile: "ca.pem"}
+			c.SASL = SASLConfig{Mechanism: "scram-sha-512", User: "u", Password: secure.Secret{File: "/run/secrets/kafka"}}
+			c.TLS = secure.TLS{CAFile: "ca.pem"}
 		}), nil},
 		{"nothing", Config{}, []string{"no brokers", "no topic"}},
 		{"bad broker", with(func(c *Config) { c.Brokers = []string{"localhost"} }), []string{`broker "localhost" is not host:port`}},
@@ -34,10 +36,13 @@ func TestValidate(t *testing.T) {
 		{"stop before start", with(func(c *Config) { c.Start, c.Stop = "2026-11-02T00:00:00Z", "2026-11-01T00:00:00Z" }), []string{"is not after start time"}},
 		{"stop offset below start", with(func(c *Config) { c.Start, c.Stop = "offset:9", "offset:3" }), []string{"stop offset 3 is below start offset 9"}},
 		{"negative tuning", with(func(c *Config) { c.PollTimeout, c.AllowedSkew = -time.Second, -time.Second }), []string{"AllowedSkew -1s is negative", "PollTimeout is negative"}},
-		{"half a client certificate", with(func(c *Config) { c.TLS.CertFile = "c.pem" }), []string{"both CertFile and KeyFile"}},
+		{"half a client certificate", with(func(c *Config) { c.TLS.CertFile = "c.pem" }), []string{"needs its key too: check TLS.KeyFile (--kafka-ssl-key-location)"}},
 		{"unknown sasl", with(func(c *Config) { c.SASL = SASLConfig{Mechanism: "gssapi", User: "u"} }), []string{`SASL mechanism "gssapi"`}},
-		{"sasl without user", with(func(c *Config) { c.SASL = SASLConfig{Mechanism: "plain"} }), []string{"SASL plain needs a user"}},
-		{"password without mechanism", with(func(c *Config) { c.SASL = SASLConfig{User: "u", Password: "p"} }), []string{"without a mechanism"}},
+		{"sasl without user or password", with(func(c *Config) { c.SASL = SASLConfig{Mechanism: "plain"} }), []string{"SASL plain needs a user", "SASL plain needs a password: set SASL.Password (--kafka-sasl-password-file or --kafka-sasl-password-env)"}},
+		{"password file and env", with(func(c *Config) {
+			c.SASL = SASLConfig{Mechanism: "plain", User: "u", Password: secure.Secret{File: "f", Env: "E"}}
+		}), []string{"not both"}},
+		{"password without mechanism", with(func(c *Config) { c.SASL = SASLConfig{User: "u", Password: secure.Secret{Env: "P"}} }), []string{"without a mechanism"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -112,6 +112,19 @@
 // finalizer while its DoFns keep the old one, so every bundle that runs on
 // a reused plan loses its finalization callbacks.
 //
+// # Secured brokers
+//
+// Config.TLS (package secure: CA, client certificate, server name) and
+// Config.SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) reach brokers that
+// want them. The password is a secure.Secret, a file or an environment
+// variable that each process reads when it opens a client: the Config
+// serialized into the pipeline holds no password. Check, called before a
+// pipeline runs, connects as the read will and reports a wrong setting in
+// one line naming it (an untrusted or expired certificate, a refused
+// password, a broker that speaks TLS to a plaintext client, ...), where
+// the read itself would retry a refused SASL exchange that closes the
+// connection (as kfake does) until Config.RetryTimeout.
+//
 // Counters, in the "tweetindex" namespace: kafka_records_read,
 // kafka_bytes_read, kafka_reconnects, kafka_offsets_skipped (offsets the
 // broker deleted, by retention, before they were read).

@@ -1,15 +1,7 @@
 package kafkaio
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,36 +13,27 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
+	"github.com/tweetindex/tweetindex/io/secure"
+	"github.com/tweetindex/tweetindex/io/secure/securetest"
 )
 
 // selfSigned returns a server certificate for 127.0.0.1 and a PEM file of
-// it, to trust as the CA.
+// its CA, to trust.
 func selfSigned(t *testing.T) (tls.Certificate, string) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := securetest.NewCA("kafkatest CA")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "kafkatest"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	srv, err := ca.Issue("kafkatest", securetest.Options{Hosts: []string{"127.0.0.1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := ca.WriteCA(caFile); err != nil {
 		t.Fatal(err)
 	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, ca
+	return srv.Cert, caFile
 }
 
 // TestReadWithTLSAndSASL reads from brokers that require TLS, SASL, or
@@ -63,23 +46,26 @@ func TestReadWithTLSAndSASL(t *testing.T) {
 	if err := os.WriteFile(pwFile, []byte("s3cret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("KAFKAIO_TEST_PASSWORD", "s3cret")
+	t.Setenv("KAFKAIO_TEST_GUESS", "guess")
+	env := secure.Secret{Env: "KAFKAIO_TEST_PASSWORD"}
 	serverTLS := kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	tests := []struct {
 		name    string
 		broker  []kfake.Opt
-		tls     TLSConfig
+		tls     secure.TLS
 		sasl    SASLConfig
 		wantErr string
 	}{
-		{"tls", []kfake.Opt{serverTLS}, TLSConfig{CAFile: caFile}, SASLConfig{}, ""},
-		{"sasl plain", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("PLAIN", "indexer", "s3cret")}, TLSConfig{}, SASLConfig{Mechanism: "plain", User: "indexer", Password: "s3cret"}, ""},
-		{"sasl scram-sha-256 with a password file", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "indexer", "s3cret")}, TLSConfig{}, SASLConfig{Mechanism: "scram-sha-256", User: "indexer", PasswordFile: pwFile}, ""},
-		{"sasl scram-sha-512 over tls", []kfake.Opt{serverTLS, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "indexer", "s3cret")}, TLSConfig{CAFile: caFile}, SASLConfig{Mechanism: "scram-sha-512", User: "indexer", Password: "s3cret"}, ""},
+		{"tls", []kfake.Opt{serverTLS}, secure.TLS{CAFile: caFile}, SASLConfig{}, ""},
+		{"sasl plain", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("PLAIN", "indexer", "s3cret")}, secure.TLS{}, SASLConfig{Mechanism: "plain", User: "indexer", Password: env}, ""},
+		{"sasl scram-sha-256 with a password file", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "indexer", "s3cret")}, secure.TLS{}, SASLConfig{Mechanism: "scram-sha-256", User: "indexer", Password: secure.Secret{File: pwFile}}, ""},
+		{"sasl scram-sha-512 over tls", []kfake.Opt{serverTLS, kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "indexer", "s3cret")}, secure.TLS{CAFile: caFile}, SASLConfig{Mechanism: "scram-sha-512", User: "indexer", Password: env}, ""},
 		// kfake closes the connection on a failed SASL exchange, where Kafka
 		// answers SASL_AUTHENTICATION_FAILED: the client sees EOF, a network
 		// error, retried until RetryTimeout.
-		{"wrong password", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "indexer", "s3cret")}, TLSConfig{}, SASLConfig{Mechanism: "scram-sha-256", User: "indexer", Password: "guess"}, "EOF"},
-		{"untrusted certificate", []kfake.Opt{serverTLS}, TLSConfig{Enable: true}, SASLConfig{}, "certificate"},
+		{"wrong password", []kfake.Opt{kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "indexer", "s3cret")}, secure.TLS{}, SASLConfig{Mechanism: "scram-sha-256", User: "indexer", Password: secure.Secret{Env: "KAFKAIO_TEST_GUESS"}}, "EOF"},
+		{"untrusted certificate", []kfake.Opt{serverTLS}, secure.TLS{Enable: true}, SASLConfig{}, "certificate"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,22 +102,15 @@ func TestReadWithTLSAndSASL(t *testing.T) {
 
 // produceSecure produces 5 test values to each of two partitions through a
 // client with the given security settings.
-func produceSecure(t *testing.T, addr, topic string, tc TLSConfig, sc SASLConfig, caFile string) {
+func produceSecure(t *testing.T, addr, topic string, tc secure.TLS, sc SASLConfig, caFile string) {
 	t.Helper()
 	d := &kafka.Dialer{Timeout: 10 * time.Second}
-	if tc.enabled() {
-		c, err := tlsConfig(tc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.TLS = c
+	var err error
+	if d.TLS, err = tlsConfig(tc); err != nil {
+		t.Fatal(err)
 	}
-	if sc.Mechanism != "" {
-		m, err := saslMechanism(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.SASLMechanism = m
+	if d.SASLMechanism, err = saslMechanism(sc); err != nil {
+		t.Fatal(err)
 	}
 	for p := range 2 {
 		conn, err := d.DialLeader(t.Context(), "tcp", addr, topic, p)

@@ -2,6 +2,7 @@ package cassandratest
 
 import (
 	"bufio"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,8 @@ type conn struct {
 	out       chan []byte
 	done      chan struct{}
 	closeOnce sync.Once
-	ready     atomic.Bool
+	ready     atomic.Bool // STARTUP done, and the authentication if asked
+	authWait  atomic.Bool // STARTUP done, waiting for AUTH_RESPONSE
 	events    atomic.Bool // registered for SCHEMA_CHANGE
 	requests  sync.WaitGroup
 
@@ -139,7 +141,7 @@ func (c *conn) readLoop() error {
 			c.send(c.register(h, body))
 		case opQuery, opPrepare, opExecute, opBatch:
 			if !c.ready.Load() {
-				c.send(errProtocol("STARTUP must be the first message of a connection").frame(h.stream))
+				c.send(c.notReady().frame(h.stream))
 				continue
 			}
 			c.requests.Add(1)
@@ -150,7 +152,11 @@ func (c *conn) readLoop() error {
 				c.send(c.request(h, body))
 			}()
 		case opAuthResponse:
-			c.send(errProtocol("authentication was not requested").frame(h.stream))
+			if !c.authWait.Load() {
+				c.send(errProtocol("authentication was not requested").frame(h.stream))
+				continue
+			}
+			c.send(c.authenticate(h, body))
 		default:
 			c.send(errProtocol("unknown or response opcode 0x%02x in a request", h.opcode).frame(h.stream))
 		}
@@ -168,7 +174,7 @@ func supported(stream int16) []byte {
 }
 
 func (c *conn) startup(h header, body []byte) []byte {
-	if c.ready.Load() {
+	if c.ready.Load() || c.authWait.Load() {
 		return errProtocol("STARTUP sent twice").frame(h.stream)
 	}
 	r := &reader{b: body}
@@ -182,13 +188,59 @@ func (c *conn) startup(h header, body []byte) []byte {
 	if comp, ok := opts["COMPRESSION"]; ok {
 		return errProtocol("Unknown compression algorithm: %s", comp).frame(h.stream)
 	}
+	if len(c.srv.opts.Users) > 0 {
+		c.authWait.Store(true)
+		w := newFrame(h.stream, opAuthenticate)
+		w.string(passwordAuthenticator)
+		return w.finish()
+	}
 	c.ready.Store(true)
 	return newFrame(h.stream, opReady).finish()
 }
 
+// passwordAuthenticator is the authenticator class AUTHENTICATE names:
+// Cassandra's, which drivers recognize.
+const passwordAuthenticator = "org.apache.cassandra.auth.PasswordAuthenticator"
+
+// authenticate answers an AUTH_RESPONSE (section 4.1.2): its token is
+// SASL PLAIN's "authzid\x00user\x00password". A right one gets
+// AUTH_SUCCESS and readies the connection; a wrong one the error
+// Cassandra gives (Bad credentials, 0x0100), after which the client may
+// try again.
+func (c *conn) authenticate(h header, body []byte) []byte {
+	r := &reader{b: body}
+	token := r.bytes()
+	if r.err != nil {
+		return errProtocol("AUTH_RESPONSE: %v", r.err).frame(h.stream)
+	}
+	parts := strings.SplitN(string(token), "\x00", 3)
+	if len(parts) != 3 {
+		return errProtocol("AUTH_RESPONSE: not a SASL PLAIN token").frame(h.stream)
+	}
+	user, password := parts[1], parts[2]
+	if want, ok := c.srv.opts.Users[user]; !ok || subtle.ConstantTimeCompare([]byte(want), []byte(password)) != 1 {
+		c.srv.stats.authFailures.Add(1)
+		c.srv.logf("cassandratest: connection %s: authentication of user %q refused", c.nc.RemoteAddr(), user)
+		return (&cqlError{code: codeBadCredentials, msg: fmt.Sprintf("Provided username %s and/or password are incorrect", user)}).frame(h.stream)
+	}
+	c.authWait.Store(false)
+	c.ready.Store(true)
+	w := newFrame(h.stream, opAuthSuccess)
+	w.bytes(nil)
+	return w.finish()
+}
+
+// notReady is the error of a request on a connection not ready for it.
+func (c *conn) notReady() *cqlError {
+	if c.authWait.Load() {
+		return errProtocol("the server requires authentication: answer AUTHENTICATE with AUTH_RESPONSE first")
+	}
+	return errProtocol("STARTUP must be the first message of a connection")
+}
+
 func (c *conn) register(h header, body []byte) []byte {
 	if !c.ready.Load() {
-		return errProtocol("STARTUP must be the first message of a connection").frame(h.stream)
+		return c.notReady().frame(h.stream)
 	}
 	r := &reader{b: body}
 	for _, ev := range r.stringList() {

@@ -20,9 +20,17 @@
 // Messages: OPTIONS/SUPPORTED, STARTUP/READY, REGISTER/READY, QUERY,
 // PREPARE, EXECUTE and BATCH, answered with RESULT (Void, Rows with paging,
 // Set_keyspace, Prepared with partition key indexes, Schema_change) or
-// ERROR. Frames are never compressed; no authentication; no events are
-// pushed (there is one node and schema changes are seen through schema
-// agreement). A client that asks for protocol v5 or v3 gets a protocol
+// ERROR. Frames are never compressed; no events are pushed (there is one
+// node and schema changes are seen through schema agreement).
+//
+// Secured as a cluster can be: with Options.Users, STARTUP is answered
+// with AUTHENTICATE (org.apache.cassandra.auth.PasswordAuthenticator) and
+// the client must authenticate with SASL PLAIN in AUTH_RESPONSE (answered
+// with AUTH_SUCCESS, or Bad credentials, 0x0100, as Cassandra does), as
+// gocql's PasswordAuthenticator and the Python driver's
+// PlainTextAuthProvider do; with Options.TLS, connections are TLS
+// (client-to-node encryption), client certificates required if its
+// ClientAuth says so. A client that asks for protocol v5 or v3 gets a protocol
 // error in its own version and (like gocql) falls back to v4.
 //
 // Rows are kept in memory with Cassandra's primary-key semantics: an insert

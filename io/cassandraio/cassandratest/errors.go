@@ -4,14 +4,15 @@ import "fmt"
 
 // Error codes of section 9.
 const (
-	codeServer       = 0x0000
-	codeProtocol     = 0x000A
-	codeUnavailable  = 0x1000
-	codeOverloaded   = 0x1001
-	codeWriteTimeout = 0x1100
-	codeSyntax       = 0x2000
-	codeInvalid      = 0x2200
-	codeUnprepared   = 0x2500
+	codeServer         = 0x0000
+	codeProtocol       = 0x000A
+	codeBadCredentials = 0x0100
+	codeUnavailable    = 0x1000
+	codeOverloaded     = 0x1001
+	codeWriteTimeout   = 0x1100
+	codeSyntax         = 0x2000
+	codeInvalid        = 0x2200
+	codeUnprepared     = 0x2500
 )
 
 // cqlError is an ERROR response (section 4.2.1): a code, a message and the

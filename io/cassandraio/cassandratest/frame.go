@@ -39,6 +39,7 @@ const (
 	opEvent        = 0x0C
 	opBatch        = 0x0D
 	opAuthResponse = 0x0F
+	opAuthSuccess  = 0x10
 )
 
 // Result kinds (section 4.2.5).

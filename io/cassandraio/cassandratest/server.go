@@ -2,6 +2,7 @@ package cassandratest
 
 import (
 	"crypto/md5"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -31,6 +32,16 @@ type Options struct {
 	// Trace also sends Logf every statement text received (QUERY and
 	// PREPARE): what a driver or tool asks, to see what it needs.
 	Trace bool
+	// Users, when not empty, makes the server require authentication as
+	// Cassandra's PasswordAuthenticator does: a connection's STARTUP is
+	// answered with AUTHENTICATE, and the client must send one of these
+	// user names with its password (user name to password) in an
+	// AUTH_RESPONSE (SASL PLAIN) before anything else. Default: none, no
+	// authentication.
+	Users map[string]string
+	// TLS, when set, serves TLS with it (client-to-node encryption; with
+	// ClientAuth set, client certificates too). Default: plaintext.
+	TLS *tls.Config
 }
 
 // Server is an in-process CQL native protocol v4 server holding the tables
@@ -59,6 +70,7 @@ type Server struct {
 
 type counters struct {
 	connections, requests, queries, prepares, executes, batches atomic.Int64
+	authFailures                                                atomic.Int64
 	writes, rowsWritten, rowsReplaced, rowsDeleted, rejected    atomic.Int64
 	maxConcurrentWrites                                         atomic.Int64
 	faults                                                      [faultKinds]atomic.Int64
@@ -88,6 +100,9 @@ func New(opts Options) (*Server, error) {
 	ln, err := listen(opts.Addr)
 	if err != nil {
 		return nil, err
+	}
+	if opts.TLS != nil {
+		ln = tls.NewListener(ln, opts.TLS)
 	}
 	s := &Server{
 		opts:     opts,
@@ -244,6 +259,9 @@ type Stats struct {
 	RowsDeleted int64
 	// Rejected counts statements refused because they are not in the catalog.
 	Rejected int64
+	// AuthFailures counts authentications refused (a wrong user name or
+	// password).
+	AuthFailures int64
 	// MaxConcurrentWrites is the most write requests processed at once.
 	MaxConcurrentWrites int64
 	// Faults counts the injected faults served, by kind.
@@ -266,6 +284,7 @@ func (s *Server) Stats() Stats {
 		RowsReplaced:        s.stats.rowsReplaced.Load(),
 		RowsDeleted:         s.stats.rowsDeleted.Load(),
 		Rejected:            s.stats.rejected.Load(),
+		AuthFailures:        s.stats.authFailures.Load(),
 		MaxConcurrentWrites: s.stats.maxConcurrentWrites.Load(),
 		Faults:              map[FaultKind]int64{},
 		WriteConsistency:    map[string]int64{},

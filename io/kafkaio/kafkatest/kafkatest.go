@@ -6,8 +6,11 @@ package kafkatest
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 	"sync"
@@ -93,10 +96,105 @@ func (b *Broker) start() error {
 		return fmt.Errorf("kafkatest: broker address: %w", err)
 	}
 	b.port, _ = strconv.Atoi(p) // keep a port picked for us across restarts
+	// A broker this cannot ask (one that requires client certificates)
+	// keeps kfake's answer: librdkafka then cannot use SASL with it.
+	_ = advertiseSASLHandshakeV0(c, b.Addr())
 	b.mu.Lock()
 	b.c = c
 	b.mu.Unlock()
 	return nil
+}
+
+// advertiseSASLHandshakeV0 makes the broker's ApiVersions answer list
+// SaslHandshake from version 0, as Kafka's brokers do. kfake serves
+// version 1 only (the handshake followed by SaslAuthenticate requests),
+// which is what every client of today sends, but librdkafka (kcat) looks
+// for version 0 in the advertised range before it uses SASL at all, and
+// otherwise fails with "SASL Handshake not supported by broker". It asks
+// the broker for its answer once, and serves that answer, so amended, to
+// every ApiVersions request the broker can answer.
+func advertiseSASLHandshakeV0(c *kfake.Cluster, addr string) error {
+	want, err := askApiVersions(addr)
+	if err != nil {
+		return err
+	}
+	for i := range want.ApiKeys {
+		if want.ApiKeys[i].ApiKey == int16(kmsg.SASLHandshake) {
+			want.ApiKeys[i].MinVersion = 0
+		}
+	}
+	c.ControlKey(int16(kmsg.ApiVersions), func(r kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		req, ok := r.(*kmsg.ApiVersionsRequest)
+		if !ok || req.Version > want.Version {
+			return nil, nil, false // kfake's own answer (a version it downgrades, say)
+		}
+		resp := *want
+		resp.Version = req.Version
+		return &resp, nil, true
+	})
+	return nil
+}
+
+// askApiVersions sends the broker at addr an ApiVersions request (v5, the
+// newest kfake serves),
+// in plaintext or else over TLS (unverified: it is the broker this
+// package started), and returns its answer.
+func askApiVersions(addr string) (*kmsg.ApiVersionsResponse, error) {
+	var lastErr error
+	for _, useTLS := range []bool{false, true} {
+		d := &net.Dialer{Timeout: 5 * time.Second}
+		var conn net.Conn
+		var err error
+		if useTLS {
+			conn, err = tls.DialWithDialer(d, "tcp", addr, &tls.Config{InsecureSkipVerify: true, MinVersion: tls.VersionTLS12}) //nolint:gosec // our own broker
+		} else {
+			conn, err = d.Dial("tcp", addr)
+		}
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		resp, err := apiVersions(conn)
+		conn.Close()
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+	}
+	return nil, fmt.Errorf("asking the broker its API versions: %w", lastErr)
+}
+
+func apiVersions(conn net.Conn) (*kmsg.ApiVersionsResponse, error) {
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	req := kmsg.NewPtrApiVersionsRequest()
+	req.Version = 5
+	req.ClientSoftwareName, req.ClientSoftwareVersion = "kafkatest", "1"
+	msg := kmsg.NewRequestFormatter(kmsg.FormatterClientID("kafkatest")).AppendRequest(nil, req, 1)
+	if _, err := conn.Write(msg); err != nil {
+		return nil, err
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(conn, size[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(size[:])
+	if n < 4 || n > 1<<20 {
+		return nil, fmt.Errorf("an answer of %d bytes", n)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(conn, body); err != nil {
+		return nil, err
+	}
+	resp := req.ResponseKind().(*kmsg.ApiVersionsResponse)
+	resp.Version = req.Version
+	if err := resp.ReadFrom(body[4:]); err != nil { // after the correlation id
+		return nil, err
+	}
+	if resp.ErrorCode != 0 {
+		return nil, fmt.Errorf("ApiVersions error %d", resp.ErrorCode)
+	}
+	return resp, nil
 }
 
 // Addr returns the broker's host:port.
@@ -221,7 +319,13 @@ const maxRequestBytes = 512 << 10
 // WriteMessages writes msgs, in order, to one partition of topic at the
 // broker at addr, in as few requests as its size limits allow.
 func WriteMessages(ctx context.Context, addr, topic string, partition int, msgs []kafka.Message) error {
-	conn, err := (&kafka.Dialer{Timeout: 10 * time.Second}).DialLeader(ctx, "tcp", addr, topic, partition)
+	return WriteMessagesWith(ctx, &kafka.Dialer{Timeout: 10 * time.Second}, addr, topic, partition, msgs)
+}
+
+// WriteMessagesWith is WriteMessages through d: a dialer with the TLS and
+// SASL settings of a secured broker.
+func WriteMessagesWith(ctx context.Context, d *kafka.Dialer, addr, topic string, partition int, msgs []kafka.Message) error {
+	conn, err := d.DialLeader(ctx, "tcp", addr, topic, partition)
 	if err != nil {
 		return fmt.Errorf("kafkatest: dialing the leader of %s/%d: %w", topic, partition, err)
 	}

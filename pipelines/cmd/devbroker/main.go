@@ -7,6 +7,15 @@
 // follows):
 //
 //	devbroker serve [-addr 127.0.0.1:9092] [-topic tweets] [-partitions 4] [-data DIR] [-auto-create=true]
+//	                [-tls-dir DIR | -tls-cert FILE -tls-key FILE] [-tls-client-ca FILE]
+//	                [-sasl PLAIN,SCRAM-SHA-256,SCRAM-SHA-512 -sasl-user NAME [-sasl-password-file FILE]]
+//
+// Secured, it serves TLS (with -tls-dir, a CA and certificates made for
+// the occasion in DIR; clients trust DIR/ca.pem) and requires SASL
+// authentication as the one user it is given (the password from
+// -sasl-password-file or the environment variable DEVBROKER_SASL_PASSWORD,
+// never a flag value); produce and replay take the matching client flags
+// (-tls-ca, -sasl, -sasl-user, -sasl-password-file).
 //
 // It prints its address on the first line of standard output. With -data the
 // topics, records and committed offsets persist in DIR across restarts. A
@@ -52,6 +61,7 @@ const usageText = `devbroker runs a local Kafka broker (franz-go's kfake) and pr
 
 Usage:
   devbroker serve [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR] [-auto-create=false]
+                  [-tls-dir DIR | -tls-cert F -tls-key F] [-tls-client-ca F] [-sasl MECHS -sasl-user U [-sasl-password-file F]]
   devbroker produce [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILES...
   devbroker replay [-broker HOST:PORT] [-topic T] [-rate N] [-loop] [-n MAX] FILE|DIR|GLOB...
   devbroker demo [-addr HOST:PORT] [-rate N] [-store DIR] FILE|DIR|GLOB... [-- tweetindex index flags]

@@ -48,7 +48,12 @@ func startBroker(t *testing.T, args ...string) (addr string, stop func()) {
 // topicValues returns every message value of topic, sorted.
 func topicValues(t *testing.T, addr, topic string, partitions int) []string {
 	t.Helper()
-	c := &kafka.Client{Addr: kafka.TCP(addr), Timeout: 10 * time.Second}
+	return clientValues(t, &kafka.Client{Addr: kafka.TCP(addr), Timeout: 10 * time.Second}, topic, partitions)
+}
+
+// clientValues returns every message value of topic read through c, sorted.
+func clientValues(t *testing.T, c *kafka.Client, topic string, partitions int) []string {
+	t.Helper()
 	var out []string
 	for p := range partitions {
 		for offset := int64(0); ; {

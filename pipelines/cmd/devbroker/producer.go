@@ -23,6 +23,7 @@ type producerFlags struct {
 	loop, quiet   bool
 	limit         int
 	inputs        []string
+	security      clientSecurity
 }
 
 // parseProducerFlags parses the flags of command cmd, whose unit ("messages",
@@ -38,7 +39,11 @@ func parseProducerFlags(cmd, unit string, defaultRate float64, usage string, arg
 	fs.BoolVar(&f.loop, "loop", false, "start over after the last file, until interrupted")
 	fs.IntVar(&f.limit, "n", 0, "stop after this many "+unit+" (0: no limit)")
 	fs.BoolVar(&f.quiet, "q", false, "no progress lines")
+	f.security.register(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if _, err := f.security.transport(); err != nil {
 		return nil, err
 	}
 	if fs.NArg() == 0 {
@@ -54,7 +59,9 @@ func parseProducerFlags(cmd, unit string, defaultRate float64, usage string, arg
 // writer returns a Kafka writer to the topic, round robin over its
 // partitions, sending each batch at once.
 func (f *producerFlags) writer() *kafka.Writer {
+	t, _ := f.security.transport() // checked by parseProducerFlags
 	return &kafka.Writer{
+		Transport:    t,
 		Addr:         kafka.TCP(f.broker),
 		Topic:        f.topic,
 		Balancer:     &kafka.RoundRobin{},

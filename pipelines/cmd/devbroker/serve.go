@@ -22,8 +22,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	partitions := fs.Int("partitions", 4, "partitions of each topic")
 	data := fs.String("data", "", "directory to persist topics, records and committed offsets in (empty: memory only)")
 	autoCreate := fs.Bool("auto-create", true, "create a topic that does not exist when a client first asks for it, with -partitions partitions (as Kafka's auto.create.topics.enable)")
+	var sec serveSecurity
+	sec.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: devbroker serve [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR] [-auto-create=false]")
+		fmt.Fprintln(fs.Output(), "usage: devbroker serve [-addr HOST:PORT] [-topic T[,T...]] [-partitions N] [-data DIR] [-auto-create=false]\n"+
+			"                      [-tls-dir DIR | -tls-cert FILE -tls-key FILE] [-tls-client-ca FILE] [-sasl MECHANISMS -sasl-user NAME [-sasl-password-file FILE]]")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -45,6 +48,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *autoCreate {
 		opts.Extra = []kfake.Opt{kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(*partitions)}
 	}
+	secured, how, err := sec.options(*addr)
+	if err != nil {
+		return err
+	}
+	opts.Extra = append(opts.Extra, secured...)
 	b, err := kafkatest.Start(seed, opts)
 	if err != nil {
 		return err
@@ -54,6 +62,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	where := "in memory"
 	if *data != "" {
 		where = "persisted in " + *data
+	}
+	if how != "" {
+		where += "; " + how
 	}
 	fmt.Fprintf(stderr, "devbroker: Kafka broker on %s, topics %s with %d partitions each, %s; Ctrl-C stops it\n", b.Addr(), *topics, *partitions, where)
 	<-ctx.Done()

@@ -22,7 +22,9 @@ tar files (twitter-stream-YYYY-MM-DD.tar), widened by --margin; files whose
 path names no time are not read. From Kafka it reads the messages with timestamps
 in the range widened by --margin. Re-running a range rewrites the same cells
 and counts. Each run is recorded in the metadata table; backfill status
-shows which ranges are covered, partial or missing.`
+shows which ranges are covered, partial or missing.
+
+` + secretsNote
 
 const backfillStatusAbout = `backfill status cuts the range into minutes, hours or days and says of each
 whether succeeded runs cover it (covered), cover part of it or a run over it
@@ -75,7 +77,11 @@ func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to s
 		if kafka.start != "earliest" || kafka.stop != "" || kafka.commit {
 			return usagef("backfill reads Kafka by the time range: leave out --start, --stop and --commit")
 		}
-		b.Kafka = kafka.config(drainName)
+		if b.Kafka, err = kafka.config(drainName); err != nil {
+			return asUsage(err)
+		}
+	} else if _, err := kafka.config(drainName); err != nil {
+		return asUsage(err)
 	}
 	cfg := pipelines.Config{Store: sink.store, Cassandra: sink.cassandraConfig()}
 	if err := b.Apply(&cfg); err != nil {

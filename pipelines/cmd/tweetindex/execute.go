@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
@@ -151,6 +152,11 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	// The runner flags before anything is started or printed (Run checks
 	// them again, for callers of the library).
 	if err := pipelines.CheckRunner(ctx); err != nil {
+		return err
+	}
+	// The clusters' security settings before anything is started or
+	// written: a wrong password or certificate fails here in one line.
+	if err := checkClusters(ctx, cfg); err != nil {
 		return err
 	}
 	if f.cpuprofile != "" {
@@ -299,4 +305,22 @@ func withDetail(err error, verbose bool) error {
 		return detailedError{err, "details:\n" + re.Detail}
 	}
 	return detailedError{err, "(run again with --verbose for the runner's report)"}
+}
+
+// checkClusters connects to the run's Kafka brokers and Cassandra nodes,
+// as the run will, and returns the first problem of their security
+// settings (a file or password that cannot be read, a password refused,
+// a certificate not trusted, expired or for another name, ...) in one
+// line naming the flag to fix. Brokers that are down are left to the
+// read, which waits for them.
+func checkClusters(ctx context.Context, cfg pipelines.Config) error {
+	if cfg.Kafka != nil {
+		if err := kafkaio.Check(ctx, *cfg.Kafka); err != nil {
+			return err
+		}
+	}
+	if cfg.Cassandra != nil {
+		return cassandraio.Check(*cfg.Cassandra)
+	}
+	return nil
 }

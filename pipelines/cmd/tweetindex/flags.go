@@ -19,6 +19,8 @@ type sinkFlags struct {
 	keyspace    string
 	consistency string
 	ttl         time.Duration
+	security    cassandraSecurityFlags
+	warned      bool // the warnings of insecure settings are printed
 }
 
 func (f *sinkFlags) register(fs *flag.FlagSet, writes bool) {
@@ -29,6 +31,7 @@ func (f *sinkFlags) register(fs *flag.FlagSet, writes bool) {
 	if writes {
 		fs.DurationVar(&f.ttl, "ttl", 0, "Cassandra: expire written rows after this long (0: never)")
 	}
+	f.security.register(fs)
 }
 
 // cassandraConfig returns the Cassandra configuration, or nil for the
@@ -41,6 +44,7 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 	cfg.Keyspace = f.keyspace
 	cfg.Consistency = strings.ToUpper(f.consistency)
 	cfg.TTL = f.ttl
+	f.security.apply(&cfg, false) // checked by check
 	return &cfg
 }
 
@@ -66,6 +70,16 @@ func (f *sinkFlags) openForQuery(cacheSize int64) (*sink.Sink, error) {
 func (f *sinkFlags) check() error {
 	if f.store != "" && f.cassandra != "" {
 		return fmt.Errorf("pass either --store or --cassandra, not both")
+	}
+	if f.cassandra == "" && f.security.given() {
+		return fmt.Errorf("the --cassandra-* security flags apply to --cassandra HOSTS")
+	}
+	if f.cassandra != "" {
+		var cfg cassandraio.Config
+		if err := f.security.apply(&cfg, !f.warned); err != nil {
+			return err
+		}
+		f.warned = true
 	}
 	return nil
 }
@@ -100,6 +114,7 @@ type kafkaFlags struct {
 	brokers, topic, group, start, stop string
 	commit                             bool
 	idle                               time.Duration
+	security                           kafkaSecurityFlags
 }
 
 func (f *kafkaFlags) register(fs *flag.FlagSet) {
@@ -110,14 +125,19 @@ func (f *kafkaFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.stop, "stop", "", "where to stop (makes the read bounded): latest, an RFC 3339 time, or offset:N; empty reads forever")
 	fs.BoolVar(&f.commit, "commit", false, "commit consumed offsets to --group once their output is written")
 	fs.DurationVar(&f.idle, "idle-timeout", 0, "advance the watermark of a partition idle this long (default 10s)")
+	f.security.register(fs)
 }
 
-// config returns the Kafka configuration, or nil when --kafka is not set.
-func (f *kafkaFlags) config(drain string) *kafkaio.Config {
+// config returns the Kafka configuration, or nil when --kafka is not set;
+// its error is a mistake in the security flags (a usage error).
+func (f *kafkaFlags) config(drain string) (*kafkaio.Config, error) {
 	if f.brokers == "" {
-		return nil
+		if f.security.given() || f.security.protocol != "PLAINTEXT" {
+			return nil, fmt.Errorf("the --kafka-* security flags apply to --kafka BROKERS")
+		}
+		return nil, nil
 	}
-	return &kafkaio.Config{
+	cfg := &kafkaio.Config{
 		Brokers:     strings.Split(f.brokers, ","),
 		Topic:       f.topic,
 		Group:       f.group,
@@ -127,6 +147,10 @@ func (f *kafkaFlags) config(drain string) *kafkaio.Config {
 		IdleTimeout: f.idle,
 		Drain:       drain,
 	}
+	if err := f.security.apply(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // parseTime parses a --from/--to value: RFC 3339, or a UTC date or date

@@ -13,7 +13,9 @@ const indexAbout = `index reads tweets from archived files (--input) or a Kafka 
 deduplicates them by id and writes the raw, term, frequency and geotemporal
 tables, then prints a summary whose counts reconcile:
 read = indexed + duplicates + skipped + dead_lettered. Without --stop, a Kafka
-read is a stream: Ctrl-C or SIGTERM drains it.`
+read is a stream: Ctrl-C or SIGTERM drains it.
+
+` + secretsNote
 
 func runIndex(args []string) (err error) {
 	c := newCommand("index", indexSynopsis, indexAbout)
@@ -41,10 +43,14 @@ func runIndex(args []string) (err error) {
 	if err := run.check(); err != nil {
 		return asUsage(err)
 	}
+	kcfg, err := kafka.config(drainName)
+	if err != nil {
+		return asUsage(err)
+	}
 	defer func() { err = logFailure(run.log, run.logFormat, err) }()
 	cfg := pipelines.Config{
 		Input:     *input,
-		Kafka:     kafka.config(drainName),
+		Kafka:     kcfg,
 		Store:     sink.store,
 		Cassandra: sink.cassandraConfig(),
 	}

@@ -22,8 +22,13 @@ import (
 
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(cliArgsEnv); ok {
-		// Started by runCLI: be the command.
-		os.Args = append([]string{"tweetindex"}, strings.Split(args, "\x1f")...)
+		// Started by runCLI: be the command, with these arguments or, from
+		// startCLIArgv, those of the command line.
+		if args == cliArgv {
+			os.Args = append([]string{"tweetindex"}, os.Args[1:]...)
+		} else {
+			os.Args = append([]string{"tweetindex"}, strings.Split(args, "\x1f")...)
+		}
 		if stage := os.Getenv(crashEnv); stage != "" {
 			// Crash there: exit before that ingestion of the bulk load's end.
 			storeio.BeforeIngest = func(at string) {

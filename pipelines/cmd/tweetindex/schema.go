@@ -28,6 +28,8 @@ func runSchema(args []string) error {
 	replication := fs.String("replication", "", "keyspace replication: SimpleStrategy:N or NetworkTopologyStrategy:dc1=3,dc2=3 (default SimpleStrategy:1)")
 	hosts := fs.String("cassandra", "", "Cassandra contact points, comma-separated host[:port] (apply, copy)")
 	from := fs.String("from-keyspace", "", "keyspace to copy the rows of (copy)")
+	var security cassandraSecurityFlags
+	security.register(fs)
 	pos, err := c.parse(args)
 	if err != nil {
 		return err
@@ -44,6 +46,9 @@ func runSchema(args []string) error {
 		return usagef("--keyspace: %w", err)
 	}
 	if verb == "print" {
+		if security.given() {
+			return usagef("schema print connects to no cluster: leave out the --cassandra-* security flags")
+		}
 		fmt.Print(schemas.CQLSchemaScript(*keyspace, repl))
 		return nil
 	}
@@ -52,6 +57,9 @@ func runSchema(args []string) error {
 	}
 	cfg := cassandraio.DefaultConfig(cassandraio.ParseHosts(*hosts)...)
 	cfg.Keyspace = *keyspace
+	if err := security.apply(&cfg, true); err != nil {
+		return asUsage(err)
+	}
 	if verb == "copy" {
 		if *from == "" {
 			return usagef("copy: pass --from-keyspace OLD (the keyspace to copy) and --keyspace NEW")
