@@ -377,3 +377,58 @@ func TestSortedLoadBaseStays(t *testing.T) {
 		t.Errorf("term table holds %d cells, want 20000", n)
 	}
 }
+
+// TestSortedLoadBaseAtFanIn: a load whose run says how much of its input
+// it has read (MergeEarly) and that spills runFanIn runs before it has
+// read MergeEarlyAt of it merges them as its base, rather than into one
+// run of the next level (which would be merged again at the end): half
+// way through, the base is the first runFanIn runs or so (the runs after
+// it merge into levels as before); the tables hold every cell's last
+// write.
+func TestSortedLoadBaseAtFanIn(t *testing.T) {
+	setChunkBytes(t, 4<<10)
+	old := runFanIn
+	runFanIn = 4
+	t.Cleanup(func() { runFanIn = old })
+	s, dir := openBulkTemp(t)
+	const n = 20_000
+	var written atomic.Int64
+	defer MergeEarly(dir, func() float64 { return float64(written.Load()) / n })()
+	write := func(from, to int) {
+		for i := from; i < to; i++ {
+			written.Store(int64(i))
+			c := schemas.TermRow{Term: fmt.Sprintf("t%d", i%3000), Field: "text", Key: schemas.NewRowKey(int64(i), nil), Freq: uint32(i) + 1}.Cell()
+			if err := s.Write([]schemas.Cell{c}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(0, n/2)
+	s.sorted.spills.Wait()
+	s.sorted.mu.Lock()
+	based, runs, baseRuns := s.sorted.based, len(s.sorted.runs), s.sorted.baseRuns
+	s.sorted.mu.Unlock()
+	if runs <= 2*runFanIn || !based || baseRuns < runFanIn || baseRuns > 2*runFanIn {
+		t.Fatalf("half way: %d runs, base begun %v with %d runs; want more than %d runs and the base begun with %d to %d (the first runs, not merged into a level)",
+			runs, based, baseRuns, 2*runFanIn, runFanIn, 2*runFanIn)
+	}
+	write(n/2, n)
+	if _, err := FlushOpen(context.Background(), dir, true); err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	err := s.Scan(context.Background(), schemas.TableTerms, nil, nil, func(k, v []byte) error {
+		r, err := schemas.DecodeTerm(k, v)
+		if err != nil {
+			return err
+		}
+		if want := uint32(r.Key.Seconds()) + 1; r.Freq != want {
+			t.Errorf("term %s at %d: frequency %d, want %d", r.Term, r.Key.Seconds(), r.Freq, want)
+		}
+		got++
+		return nil
+	})
+	if err != nil || got != n {
+		t.Errorf("term table holds %d cells (%v), want %d", got, err, n)
+	}
+}

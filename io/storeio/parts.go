@@ -44,6 +44,8 @@ type mergeJob struct {
 	last *extsort.Sorted
 	// Once true, no part starts (nil: never true).
 	stop *atomic.Bool
+	// How many parts are merged at once (0: one per core).
+	parallel int
 }
 
 // work returns the merge work (extsort.CellWork) of j: of each block of
@@ -87,7 +89,11 @@ func (l *sortedLoad) writeParts(ctx context.Context, j mergeJob, merged *extsort
 	tables := make([][]string, len(j.bounds)+1)
 	done := make([]bool, len(tables))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
+	if j.parallel > 0 {
+		g.SetLimit(j.parallel)
+	} else {
+		g.SetLimit(runtime.GOMAXPROCS(0))
+	}
 	for p := range tables {
 		var lo, hi []byte
 		if p > 0 {
@@ -192,24 +198,45 @@ func (l *sortedLoad) endParts(last *extsort.Sorted) (bounds [][]byte, first []in
 // written yet: the runs spill in the background, and the base must hold
 // the first chunks in the order they filled (the end's tables, ingested
 // after it, hold every later one).
+//
+// A load of more than runFanIn runs starts it once runFanIn are written,
+// instead of merging them into one run of the next level (maybeMerge):
+// that merge wrote three quarters of 5 M tweets' cells once more, and
+// kept the base from starting, so that the end merged nearly the whole
+// load again (26 s of a 128 s run). Its parts are then merged one at a
+// time, on one core, beside the run's reading.
 func (l *sortedLoad) maybeMergeBase() {
 	if l.based || l.merging || l.finishing || l.failed.Load() != nil {
 		return
 	}
 	read, ok := inputRead.Load(l.store)
-	if !ok || (*read.(*func() float64))() < MergeEarlyAt {
+	if !ok {
 		return
 	}
 	n := 0
 	for n < len(l.runs) && (l.runs[n].Path != "" || l.runs[n].gone) {
 		n++
 	}
-	if n == 0 {
+	early := (*read.(*func() float64))() < MergeEarlyAt
+	if n == 0 || early && n < runFanIn {
 		return
 	}
 	l.based, l.merging = true, true
 	l.spills.Add(1)
-	go l.mergeBase(n, slices.Clone(l.runs[:n]))
+	parallel := runtime.GOMAXPROCS(0)
+	if early {
+		parallel = 1
+	}
+	go l.mergeBase(n, slices.Clone(l.runs[:n]), parallel)
+}
+
+// mergesEarly reports whether the load will merge a base (MergeEarly
+// says how much of its input the run has read) and has not begun it:
+// its runs wait for it rather than merge into a level (maybeMerge).
+// mu held.
+func (l *sortedLoad) mergesEarly() bool {
+	_, ok := inputRead.Load(l.store)
+	return ok && !l.based
 }
 
 // baseReadBuffer is the read buffer of each run the base merge reads: it
@@ -223,9 +250,9 @@ const baseReadBuffer = 16 << 10
 // the end has begun (cutBase), no part starts, and the end merges the
 // parts not written with its own. Until then the runs stay: reads find
 // the base's cells there.
-func (l *sortedLoad) mergeBase(n int, runs []runFile) {
+func (l *sortedLoad) mergeBase(n int, runs []runFile, parallel int) {
 	defer l.spills.Done()
-	job := mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: extsort.PartitionBounds(runsOf(runs), nil, 8*runtime.GOMAXPROCS(0)), stop: &l.cutBase}
+	job := mergeJob{name: "base", readBuf: baseReadBuffer, runs: runs, bounds: extsort.PartitionBounds(runsOf(runs), nil, 8*runtime.GOMAXPROCS(0)), stop: &l.cutBase, parallel: parallel}
 	var merged extsort.Count
 	var cells int64
 	for _, r := range runs {
