@@ -60,10 +60,13 @@ var hints = map[string]string{
 
 // hintFor says what to check when a step of package pkg fails with cause:
 // the package's hint, except that a Cassandra failure names the schema
-// only when the schema is what is wrong.
+// only when the schema is what is wrong, and a full disk says so.
 func hintFor(pkg, cause string) string {
-	if pkg == "cassandraio" && cassandraio.IsSchemaError(cause) {
+	switch {
+	case pkg == "cassandraio" && cassandraio.IsSchemaError(cause):
 		return "check --keyspace; create the tables with: tweetindex schema apply"
+	case strings.Contains(cause, "no space left on device"):
+		return "free space on the filesystem named and run again; the next run removes the files this one spilled"
 	}
 	return hints[pkg]
 }

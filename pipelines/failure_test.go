@@ -39,6 +39,11 @@ func TestExplainFailure(t *testing.T) {
 			want: "pipeline failed in cassandraio.WriteFn: cassandraio: prepare: unconfigured table raw_tweets (check --keyspace; create the tables with: tweetindex schema apply)",
 		},
 		{
+			name: "full disk",
+			err:  "job failed:\nDoFn[UID:6, PID:e22, Name: github.com/tweetindex/tweetindex/io/storeio.WriteFn] failed:\nstoreio: store /s: storeio: spilling sorted cells: write /s/bulk-load/run-00582: no space left on device",
+			want: "pipeline failed in storeio.WriteFn: storeio: store /s: storeio: spilling sorted cells: write /s/bulk-load/run-00582: no space left on device (free space on the filesystem named and run again; the next run removes the files this one spilled)",
+		},
+		{
 			name: "no DoFn named",
 			err:  "job job-002 failed:\nconnection to the job service lost",
 			want: "pipeline failed: job job-002 failed:",
