@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -169,7 +171,7 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 	}
 	if mustExist {
 		// Before Open, which would leave a LOCK file behind.
-		if d, err := pebble.Peek(abs, vfs.Default); err == nil && !d.Exists {
+		if d, err := pebble.Peek(abs, storeFS); err == nil && !d.Exists {
 			return nil, openError(abs, pebble.ErrDBDoesNotExist)
 		}
 	}
@@ -179,14 +181,29 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 	compactions := new(atomic.Int32)
 	compactions.Store(1)
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
+	o.FS = storeFS
 	db, err := pebble.Open(abs, o)
+	readOnly := false
+	if err != nil && mustExist && errors.Is(err, syscall.EROFS) {
+		// A reader of a store on a read-only filesystem (a snapshot, a
+		// mount): opened read-only, and without the lock, which no
+		// writer can take there either.
+		o.ReadOnly, o.FS = true, lockless{storeFS}
+		db, err = pebble.Open(abs, o)
+		readOnly = err == nil
+	}
 	if err != nil {
 		if isLocked(err) {
 			return nil, lockedError{openError(abs, err)}
 		}
 		return nil, openError(abs, err)
 	}
-	if _, err := recoverIngest(db, abs); err != nil {
+	if readOnly {
+		if err := unfinishedLoad(db, abs); err != nil {
+			db.Close()
+			return nil, err
+		}
+	} else if _, err := recoverIngest(db, abs); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: completing the end of a bulk load that was cut off: %w (remove %s to give it up, and run its input again)",
 			abs, err, filepath.Join(abs, "bulk-load"))
@@ -200,6 +217,37 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 	}
 	opened[abs] = &handle{store: s, refs: 1}
 	return s, nil
+}
+
+// storeFS is the filesystem stores are opened on: the operating
+// system's (tests wrap it with Pebble's vfs/errorfs).
+var storeFS = vfs.Default
+
+// lockless is a filesystem whose locks are taken by no one: a read-only
+// one, where Pebble's lock file cannot be opened for writing.
+type lockless struct{ vfs.FS }
+
+func (lockless) Lock(string) (io.Closer, error) { return io.NopCloser(nil), nil }
+
+// unfinishedLoad says, for a store opened read-only, whether a bulk load
+// into it was cut off and must be completed or undone (recoverIngest),
+// which a read-only store cannot: its readers would see the load in
+// part.
+func unfinishedLoad(db *pebble.DB, dir string) error {
+	_, err := os.Stat(filepath.Join(dir, "bulk-load", ingestPlanFile))
+	pending := err == nil
+	if !pending {
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: intentBounds[0], UpperBound: intentBounds[1]})
+		if err != nil {
+			return openError(dir, err)
+		}
+		pending = it.First()
+		it.Close()
+	}
+	if pending {
+		return fmt.Errorf("store %s is on a read-only filesystem and a bulk load into it was cut off: open it once where it can be written (any tweetindex command completes the load), then read it here", dir)
+	}
+	return nil
 }
 
 func options(bulk bool) *pebble.Options {

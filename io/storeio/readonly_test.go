@@ -1,0 +1,89 @@
+package storeio
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
+
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// readOnlyFS makes the filesystem stores open on read-only, as a
+// read-only mount is (Pebble's vfs/errorfs: every operation that writes
+// fails with EROFS), until the test ends.
+func readOnlyFS(t *testing.T) {
+	t.Helper()
+	old := storeFS
+	storeFS = errorfs.Wrap(vfs.Default, errorfs.InjectorFunc(func(op errorfs.Op) error {
+		if op.Kind.ReadOrWrite() == errorfs.OpIsWrite {
+			return &os.PathError{Op: "write", Path: op.Path, Err: syscall.EROFS}
+		}
+		return nil
+	}))
+	t.Cleanup(func() { storeFS = old })
+}
+
+// TestReaderOfAReadOnlyStore: a store on a read-only filesystem is read
+// (OpenRead falls back to a read-only open without Pebble's lock, which
+// cannot be opened for writing there) with every cell as written; a
+// writer's open fails, saying why. A store whose bulk load was cut off
+// (its intents not applied) is refused in one line saying to open it once
+// where it can be written.
+func TestReaderOfAReadOnlyStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := []schemas.Cell{
+		schemas.FrequencyRow{Minute: "202611011200", Lang: "en", Count: 42}.Cell(),
+		schemas.MetaRow{Name: "param/x", Value: []byte("1")}.Cell(),
+	}
+	if err := s.Write(cells); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	readOnlyFS(t)
+	if w, err := Open(dir); err == nil {
+		w.Close()
+		t.Fatal("a writer opened a store on a read-only filesystem")
+	}
+	r, err := OpenRead(dir, 0)
+	if err != nil {
+		t.Fatalf("OpenRead of a store on a read-only filesystem: %v", err)
+	}
+	for _, c := range cells {
+		v, ok, err := r.Get(c.Table, c.Key)
+		if err != nil || !ok || string(v) != string(c.Value) {
+			t.Errorf("cell %s %q: %q, %v, %v; want %q", c.Table.Name(), c.Key, v, ok, err, c.Value)
+		}
+	}
+	r.Close()
+
+	// A load cut off: its intent left in the database.
+	storeFS = vfs.Default
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.db.Set([]byte{intentPrefix, 0, 0, 0, 0, 0, 0, 0, 1}, appendIntentCell(nil, []byte("tkey"), nil, true), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	readOnlyFS(t)
+	if r, err := OpenRead(dir, 0); err == nil {
+		r.Close()
+		t.Fatal("OpenRead read-only of a store whose load was cut off: no error")
+	} else if !strings.Contains(err.Error(), "open it once where it can be written") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("OpenRead: %v; want one line saying to open it where it can be written", err)
+	}
+}
