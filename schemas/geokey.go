@@ -26,11 +26,11 @@ const (
 func Spread(hash uint32) uint8 { return uint8(hash % SpreadCount) }
 
 // Day is the number of whole days since 1970-01-01 UTC of Unix second sec, as
-// a uint16. It overflows on 2149-06-05 (day 65536); ValidDay reports whether a
+// a uint16. It overflows on 2149-06-07 (day 65536); ValidDay reports whether a
 // time is representable.
 func Day(sec int64) uint16 { return uint16(floorDiv(sec, 86400)) }
 
-// ValidDay reports whether Unix second sec falls in 1970-01-01 .. 2149-06-04,
+// ValidDay reports whether Unix second sec falls in 1970-01-01 .. 2149-06-06,
 // the days a uint16 can hold.
 func ValidDay(sec int64) bool { return sec >= 0 && sec/86400 <= math.MaxUint16 }
 
