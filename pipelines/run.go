@@ -195,6 +195,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
+	sum.SkippedFiles = skippedFiles(cfg.Input)
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
@@ -436,4 +437,18 @@ func mergeEarly(cfg Config) (stop func()) {
 		_, bytes := archiveio.LocalProgress()
 		return float64(bytes-bytes0) / float64(size.Bytes)
 	})
+}
+
+// skippedFiles names the files input matches and a run does not read
+// (archiveio.ExpandSkipping), as "PATH (why)".
+func skippedFiles(input string) []string {
+	if input == "" {
+		return nil
+	}
+	_, skipped, _ := archiveio.ExpandSkipping(input)
+	var out []string
+	for _, f := range skipped {
+		out = append(out, f.Path+" ("+f.Reason+")")
+	}
+	return out
 }

@@ -41,8 +41,12 @@ type Summary struct {
 	Notices int64 `json:"notices,omitempty"`
 	// GeoScrubbed counts the geo rows that scrub_geo messages removed
 	// when the pipeline was done.
-	GeoScrubbed int              `json:"geo_scrubbed,omitempty"`
-	Rows        map[string]int64 `json:"rows"`
+	GeoScrubbed int `json:"geo_scrubbed,omitempty"`
+	// SkippedFiles names the files --input matched and the run did not
+	// read, with why ("PATH (a named pipe (FIFO))"; archiveio.Skipped):
+	// they are not regular files, which reading could wait on for ever.
+	SkippedFiles []string         `json:"skipped_files,omitempty"`
+	Rows         map[string]int64 `json:"rows"`
 	Seconds     float64          `json:"seconds"`
 	// TweetsPerSec is Read over Seconds; for a stream whose workers run in
 	// this process, over ActiveSeconds.

@@ -22,24 +22,40 @@ import (
 // device), which reading could wait on for ever; walks and globs skip
 // those.
 func Expand(pattern string) ([]string, error) {
+	files, _, err := ExpandSkipping(pattern)
+	return files, err
+}
+
+// Skipped is a file that a pattern matched and Expand leaves out, with
+// why: not a regular file (a named pipe, a socket, a device), which
+// reading could wait on for ever, or a link to nothing.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// ExpandSkipping is Expand, and also returns the files it skipped
+// (Skipped), so that a run can name them.
+func ExpandSkipping(pattern string) ([]string, []Skipped, error) {
 	if pattern == "" {
-		return nil, errors.New("archiveio: empty input pattern")
+		return nil, nil, errors.New("archiveio: empty input pattern")
 	}
 	var files []string
+	var skipped []Skipped
 	if fi, err := os.Stat(pattern); err == nil {
 		if !fi.IsDir() {
 			if err := checkRegular(pattern, fi); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return []string{pattern}, nil
+			return []string{pattern}, nil, nil
 		}
-		if files, err = walk(pattern, files); err != nil {
-			return nil, err
+		if files, skipped, err = walk(pattern, files, skipped); err != nil {
+			return nil, nil, err
 		}
 	} else {
 		matches, err := glob(pattern)
 		if err != nil {
-			return nil, fmt.Errorf("archiveio: bad pattern %q: %w", pattern, err)
+			return nil, nil, fmt.Errorf("archiveio: bad pattern %q: %w", pattern, err)
 		}
 		dots := strings.HasPrefix(path.Base(filepath.ToSlash(pattern)), ".")
 		for _, m := range matches {
@@ -49,21 +65,24 @@ func Expand(pattern string) ([]string, error) {
 			fi, err := os.Stat(m)
 			switch {
 			case err != nil:
-				continue // a dangling link
+				skipped = append(skipped, Skipped{m, "a link to nothing"})
 			case fi.IsDir():
-				if files, err = walk(m, files); err != nil {
-					return nil, err
+				if files, skipped, err = walk(m, files, skipped); err != nil {
+					return nil, nil, err
 				}
 			case fi.Mode().IsRegular():
 				files = append(files, m)
+			default:
+				skipped = append(skipped, Skipped{m, fileKind(fi)})
 			}
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("archiveio: no files match %q", pattern)
+		return nil, nil, fmt.Errorf("archiveio: no files match %q", pattern)
 	}
 	slices.Sort(files)
-	return slices.Compact(files), nil
+	slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return slices.Compact(files), slices.Compact(skipped), nil
 }
 
 // checkRegular says, in one line, why the file at p (whose information is
@@ -72,22 +91,27 @@ func checkRegular(p string, fi fs.FileInfo) error {
 	if fi.Mode().IsRegular() {
 		return nil
 	}
-	kind := "not a regular file"
+	return fmt.Errorf("archiveio: %s is %s, not a regular file: input must be files (copy a stream to a file, or send it through Kafka)", p, fileKind(fi))
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(fi fs.FileInfo) string {
 	switch t := fi.Mode().Type(); {
 	case t&fs.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
+		return "a named pipe (FIFO)"
 	case t&fs.ModeSocket != 0:
-		kind = "a socket"
+		return "a socket"
 	case t&fs.ModeDevice != 0, t&fs.ModeCharDevice != 0:
-		kind = "a device"
+		return "a device"
 	}
-	return fmt.Errorf("archiveio: %s is %s, not a regular file: input must be files (copy a stream to a file, or send it through Kafka)", p, kind)
+	return "not a regular file"
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
-// walk appends the regular files under dir, skipping hidden ones.
-func walk(dir string, files []string) ([]string, error) {
+// walk appends the regular files under dir to files, and the others it
+// finds (but directories) to skipped, leaving out hidden ones.
+func walk(dir string, files []string, skipped []Skipped) ([]string, []Skipped, error) {
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -98,27 +122,28 @@ func walk(dir string, files []string) ([]string, error) {
 			}
 			return nil
 		}
-		if regular(p, d) {
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type().IsRegular() {
 			files = append(files, p)
+			return nil
+		}
+		fi, err := os.Stat(p) // through a link
+		switch {
+		case err != nil:
+			skipped = append(skipped, Skipped{p, "a link to nothing"})
+		case fi.Mode().IsRegular():
+			files = append(files, p)
+		case !fi.IsDir(): // a link to a directory is not followed
+			skipped = append(skipped, Skipped{p, fileKind(fi)})
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("archiveio: %w", err)
+		return nil, nil, fmt.Errorf("archiveio: %w", err)
 	}
-	return files, nil
-}
-
-// regular reports whether d is a regular file or a link to one.
-func regular(p string, d fs.DirEntry) bool {
-	if d.Type().IsRegular() {
-		return true
-	}
-	if d.Type()&fs.ModeSymlink == 0 {
-		return false
-	}
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+	return files, skipped, nil
 }
 
 // glob is filepath.Glob with "**" path elements, which match zero or more

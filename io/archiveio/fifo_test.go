@@ -4,7 +4,9 @@ package archiveio
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,5 +48,32 @@ func TestFIFORefused(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("hangs on a named pipe")
+	}
+}
+
+// TestExpandNamesSkipped: a walk and a glob name what they skip, with
+// why: a named pipe, a link to a device, a link to nothing; regular files
+// and links to them are read.
+func TestExpandNamesSkipped(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	writeFile(t, dir, "a.json", []byte("{}\n"))
+	for name, target := range map[string]string{"zero.json": "/dev/zero", "gone.json": filepath.Join(dir, "nothing"), "b.json": filepath.Join(dir, "a.json")} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []Skipped{
+		{filepath.Join(dir, "gone.json"), "a link to nothing"},
+		{filepath.Join(dir, "pipe.json"), "a named pipe (FIFO)"},
+		{filepath.Join(dir, "zero.json"), "a device"},
+	}
+	for _, pattern := range []string{dir, filepath.Join(dir, "*.json")} {
+		files, skipped, err := ExpandSkipping(pattern)
+		if err != nil || len(files) != 2 || !slices.Equal(skipped, want) {
+			t.Errorf("ExpandSkipping(%q) = %v, %v, %v; want a.json, b.json and skipped %v", pattern, files, skipped, err, want)
+		}
 	}
 }

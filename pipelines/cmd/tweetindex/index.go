@@ -67,9 +67,12 @@ func runIndex(args []string) (err error) {
 	var size pipelines.InputSize
 	if cfg.Input != "" {
 		// Fail before the pipeline starts, in one line, if nothing matches.
-		files, err := archiveio.Expand(cfg.Input)
+		files, skipped, err := archiveio.ExpandSkipping(cfg.Input)
 		if err != nil {
 			return fmt.Errorf("--input %q: %w", cfg.Input, err)
+		}
+		for _, f := range skipped {
+			fmt.Fprintf(warnings, "tweetindex index: not reading %s: it is %s\n", f.Path, f.Reason)
 		}
 		size = pipelines.SizeOf(files)
 	}

@@ -41,8 +41,16 @@ func printSummary(w io.Writer, s pipelines.Summary) {
 	if s.GeoScrubbed > 0 {
 		fmt.Fprintf(&b, "\n%d geo rows removed by scrub_geo", s.GeoScrubbed)
 	}
-	fmt.Fprintf(&b, "\nrows written: raw %d, terms %d, frequency %d, geo %d, deadletter %d, identity %d, authors %d\n",
-		s.Rows["raw"], s.Rows["terms"], s.Rows["frequency"], s.Rows["geo"], s.Rows["deadletter"], s.Rows["identity"], s.Rows["authors"])
+	if len(s.SkippedFiles) > 0 {
+		fmt.Fprintf(&b, "\n%d input files not read: %s", len(s.SkippedFiles), strings.Join(s.SkippedFiles, "; "))
+	}
+	var rows []string
+	for _, spec := range schemas.Registry() {
+		if spec.Summarized {
+			rows = append(rows, fmt.Sprintf("%s %d", spec.Name, s.Rows[spec.Name]))
+		}
+	}
+	fmt.Fprintf(&b, "\nrows written: %s\n", strings.Join(rows, ", "))
 	if s.ActiveSeconds > 0 {
 		fmt.Fprintf(&b, "%.1f s, %.0f records/s while reading (%.1f s of reading; idle waits left out)", s.Seconds, s.TweetsPerSec, s.ActiveSeconds)
 	} else {
