@@ -47,7 +47,7 @@ type Summary struct {
 	// they are not regular files, which reading could wait on for ever.
 	SkippedFiles []string         `json:"skipped_files,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
-	Seconds     float64          `json:"seconds"`
+	Seconds      float64          `json:"seconds"`
 	// TweetsPerSec is Read over Seconds; for a stream whose workers run in
 	// this process, over ActiveSeconds.
 	TweetsPerSec float64 `json:"tweets_per_second"`
