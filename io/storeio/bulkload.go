@@ -222,7 +222,14 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 		return cells, nil
 	}
 	if p := l.failed.Load(); p != nil {
-		return nil, *p
+		// The cells of the other tables still go through the memtable:
+		// the run's record of its failure among them.
+		for i := range cells {
+			if sortedTables[cells[i].Table] {
+				return nil, *p
+			}
+		}
+		return cells, nil
 	}
 	taken, rest := 0, []schemas.Cell(nil)
 	for i := range cells {
@@ -567,4 +574,21 @@ func (s rowSet) add(k schemas.RowKey) { s[rowSetKey(k)] = struct{}{} }
 func (s rowSet) mayHold(k schemas.RowKey) bool {
 	_, ok := s[rowSetKey(k)]
 	return ok
+}
+
+// abandon removes the files of a load that failed for good (a spill that
+// could not be written: a full disk), unless its end saved a plan to
+// complete (ingest): nothing can complete it, and on a full disk they
+// keep it full. It reports whether it removed them.
+func (l *sortedLoad) abandon() bool {
+	if l.failed.Load() == nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(l.dir, ingestPlanFile)); err == nil {
+		return false
+	}
+	l.spills.Wait()
+	l.files.Lock()
+	defer l.files.Unlock()
+	return os.RemoveAll(l.dir) == nil
 }

@@ -3,10 +3,12 @@ package storeio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -430,5 +432,51 @@ func TestSortedLoadBaseAtFanIn(t *testing.T) {
 	})
 	if err != nil || got != n {
 		t.Errorf("term table holds %d cells (%v), want %d", got, err, n)
+	}
+}
+
+// TestFailedLoadRecordsAndCleansUp: a load that fails for good (a spill
+// that cannot be written, as on a full disk) still takes the cells of the
+// tables written through the memtable (the run's record of its failure),
+// and its end (FlushOpen) fails saying why, removes the files it spilled,
+// and leaves on disk what the memtable holds, as a kill after a flush
+// would: the record says the run failed, not that it is running.
+func TestFailedLoadRecordsAndCleansUp(t *testing.T) {
+	setChunkBytes(t, 4<<10)
+	s, dir := openBulkTemp(t)
+	for i := range 2000 {
+		c := schemas.TermRow{Term: fmt.Sprintf("t%d", i), Field: "text", Key: schemas.NewRowKey(int64(i), nil), Freq: 1}.Cell()
+		if err := s.Write([]schemas.Cell{c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.sorted.spills.Wait()
+	if entries, _ := os.ReadDir(s.sorted.dir); len(entries) == 0 {
+		t.Fatal("nothing spilled: the test wants spilled runs")
+	}
+	full := errors.New("write run-00009: no space left on device")
+	s.sorted.fail(full)
+	if err := s.Write([]schemas.Cell{schemas.TermRow{Term: "late", Field: "text", Key: schemas.NewRowKey(1, nil), Freq: 1}.Cell()}); !errors.Is(err, full) {
+		t.Errorf("a sorted cell written after the failure: %v, want the failure", err)
+	}
+	record := schemas.MetaRow{Name: "run/x", Value: []byte(`{"status":"failed"}`)}.Cell()
+	if err := s.Write([]schemas.Cell{record}); err != nil {
+		t.Fatalf("the run's record after the load failed: %v", err)
+	}
+	if _, err := FlushOpen(context.Background(), dir, false); !errors.Is(err, full) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("FlushOpen: %v, want the failure in one line", err)
+	}
+	if _, err := os.Stat(s.sorted.dir); !os.IsNotExist(err) {
+		t.Errorf("the failed load's spilled runs are left (%v)", err)
+	}
+	crash := filepath.Join(t.TempDir(), "crash")
+	copyDir(t, dir, crash)
+	c, err := Open(crash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v, ok, err := c.Get(record.Table, record.Key); err != nil || !ok || string(v) != string(record.Value) {
+		t.Errorf("the run's record on disk: %q, %v, %v; want %q", v, ok, err, record.Value)
 	}
 }

@@ -442,6 +442,15 @@ func FlushOpen(ctx context.Context, dir string, compact bool) (bool, error) {
 			s.sorted.beforeIngest = s.compact
 		}
 		if err := s.sorted.Finish(ctx); err != nil {
+			// A load that failed for good: its files go, and what the
+			// memtable holds reaches disk all the same (the run's record
+			// of the failure), as a kill after a flush would leave it:
+			// running the input again completes the load.
+			if s.sorted.abandon() {
+				if ferr := s.db.Flush(); ferr != nil {
+					err = fmt.Errorf("%w; flushing the memtable: %v", err, ferr)
+				}
+			}
 			return true, fmt.Errorf("store %s: %w", s.dir, err)
 		}
 	}
