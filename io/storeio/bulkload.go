@@ -402,6 +402,9 @@ func (l *sortedLoad) fail(err error) { l.failed.CompareAndSwap(nil, &err) }
 // after. If it fails (or ctx is done) it can be called again: it keeps
 // what it holds until its tables are ingested.
 func (l *sortedLoad) Finish(ctx context.Context) (err error) {
+	if l.done.Load() {
+		return nil // ingested, or abandoned
+	}
 	l.mu.Lock()
 	last := l.cur
 	l.cur = nil
@@ -579,7 +582,8 @@ func (s rowSet) mayHold(k schemas.RowKey) bool {
 // abandon removes the files of a load that failed for good (a spill that
 // could not be written: a full disk), unless its end saved a plan to
 // complete (ingest): nothing can complete it, and on a full disk they
-// keep it full. It reports whether it removed them.
+// keep it full. The load is then over (done). It reports whether it
+// removed them.
 func (l *sortedLoad) abandon() bool {
 	if l.failed.Load() == nil {
 		return false
@@ -590,5 +594,14 @@ func (l *sortedLoad) abandon() bool {
 	l.spills.Wait()
 	l.files.Lock()
 	defer l.files.Unlock()
-	return os.RemoveAll(l.dir) == nil
+	if os.RemoveAll(l.dir) != nil {
+		return false
+	}
+	// Over: what is written from now on goes through the memtable, and
+	// the next FlushOpen flushes it (the run's record of the failure).
+	l.mu.Lock()
+	l.runs, l.cur, l.rows = nil, nil, rowSet{}
+	l.mu.Unlock()
+	l.done.Store(true)
+	return true
 }

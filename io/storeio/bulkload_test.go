@@ -469,6 +469,11 @@ func TestFailedLoadRecordsAndCleansUp(t *testing.T) {
 	if _, err := os.Stat(s.sorted.dir); !os.IsNotExist(err) {
 		t.Errorf("the failed load's spilled runs are left (%v)", err)
 	}
+	// The run records its failure, and makes the record durable, after
+	// its end failed: the load is over, the flush succeeds.
+	if _, err := FlushOpen(context.Background(), dir, false); err != nil {
+		t.Errorf("FlushOpen after the failed end: %v, want the memtable flushed", err)
+	}
 	crash := filepath.Join(t.TempDir(), "crash")
 	copyDir(t, dir, crash)
 	c, err := Open(crash)

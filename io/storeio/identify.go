@@ -62,7 +62,7 @@ func (f *identifyFn) StartBundle(_ func(transforms.TweetBatch)) { f.x.StartBundl
 func (f *identifyFn) ProcessElement(ctx context.Context, b transforms.TweetBatch, emit func(transforms.TweetBatch)) error {
 	out, err := f.x.Identify(ctx, b)
 	if err != nil {
-		return err
+		return validUTF8(err)
 	}
 	emit(out)
 	return nil

@@ -2,6 +2,7 @@ package storeio
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +10,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // holdEnv, when set to a directory, makes the test binary open the store
@@ -162,5 +165,20 @@ func TestFatalLine(t *testing.T) {
 		if strings.Contains(got, "\n") || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "tweetindex: the store's database stopped: "+strings.Split(tc.msg, "\n")[0]) {
 			t.Errorf("fatalLine(%q) = %q, want one line with Pebble's first line and %q", tc.msg, got, tc.want)
 		}
+	}
+}
+
+// TestValidUTF8: a DoFn's error whose text holds bytes that are not UTF-8
+// (a key in Pebble's words) is given a valid text, which a runner can send
+// over gRPC, and still unwraps to itself; a valid one is left as it is.
+func TestValidUTF8(t *testing.T) {
+	bad := fmt.Errorf("pebble: bounds [r\x00\xe7\xff]: %w", syscall.ENOSPC)
+	got := validUTF8(bad)
+	if !utf8.ValidString(got.Error()) || !errors.Is(got, syscall.ENOSPC) || !strings.HasPrefix(got.Error(), "pebble: bounds [r") {
+		t.Errorf("validUTF8(%q) = %q, want valid UTF-8 that unwraps to ENOSPC", bad, got)
+	}
+	ok := errors.New("storeio: no space left on device")
+	if validUTF8(ok) != ok || validUTF8(nil) != nil {
+		t.Error("validUTF8 changed a valid error, or nil")
 	}
 }

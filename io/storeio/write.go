@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -94,6 +96,27 @@ func (f *WriteFn) Setup() error {
 	return nil
 }
 
+// validUTF8 returns err with its text made valid UTF-8. A runner sends a
+// DoFn's error over gRPC, whose strings must be: one that is not (bytes of
+// a key in Pebble's words) failed the runner's report instead ("grpc:
+// error while marshaling: string field contains invalid UTF-8"), and the
+// run's error was lost.
+func validUTF8(err error) error {
+	if err == nil || utf8.ValidString(err.Error()) {
+		return err
+	}
+	return textError{strings.ToValidUTF8(err.Error(), "?"), err}
+}
+
+// textError is an error with another text.
+type textError struct {
+	text string
+	err  error
+}
+
+func (e textError) Error() string { return e.text }
+func (e textError) Unwrap() error { return e.err }
+
 // ProcessElement adds one batch of cells to the bundle's batch.
 func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) error {
 	if f.batch == nil {
@@ -105,7 +128,7 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 	f.tally.Add(cells)
 	f.batch.Add(cells) // a bulk load's term cells: to the sorted load
 	if f.batch.Len() >= f.FlushBytes {
-		return f.flush(ctx)
+		return validUTF8(f.flush(ctx))
 	}
 	return nil
 }
@@ -117,7 +140,7 @@ func (f *WriteFn) ProcessElement(ctx context.Context, cells []schemas.Cell) erro
 func (f *WriteFn) FinishBundle(ctx context.Context) error {
 	wrote := f.batch != nil || f.unsynced
 	if err := f.flush(ctx); err != nil {
-		return err
+		return validUTF8(err)
 	}
 	f.tally.Count(ctx) // what went to a bulk load's sorted cells
 	if f.batch != nil {
@@ -128,7 +151,7 @@ func (f *WriteFn) FinishBundle(ctx context.Context) error {
 		return nil
 	}
 	f.unsynced = false
-	return f.store.Sync()
+	return validUTF8(f.store.Sync())
 }
 
 func (f *WriteFn) flush(ctx context.Context) error {
