@@ -164,7 +164,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 	e.tweets(b.Tweets)
 	// The rest is absent from most batches: a batch that ends after its
 	// tweets has none.
-	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
+	if len(b.Replacements)+len(b.Deletes)+len(b.Retracted)+len(b.Recount)+len(b.Acks)+len(b.Kept)+len(b.Collided)+len(b.Probes) > 0 {
 		e.tweets(b.Replacements)
 		e.Uvarint(uint64(len(b.Deletes)))
 		for _, id := range b.Deletes {
@@ -175,7 +175,7 @@ func encodeTweetBatch(b TweetBatch) []byte {
 		for _, sec := range b.Recount {
 			e.Varint(sec)
 		}
-		if len(b.Acks)+len(b.Kept)+len(b.Collided) > 0 {
+		if len(b.Acks)+len(b.Kept)+len(b.Collided)+len(b.Probes) > 0 {
 			e.Uvarint(uint64(len(b.Acks)))
 			for _, a := range b.Acks {
 				e.Str(a.Source)
@@ -183,10 +183,17 @@ func encodeTweetBatch(b TweetBatch) []byte {
 				e.Varint(int64(a.Done))
 			}
 			e.tweets(b.Kept)
-			if len(b.Collided) > 0 {
+			if len(b.Collided)+len(b.Probes) > 0 {
 				e.Uvarint(uint64(len(b.Collided)))
 				for _, k := range b.Collided {
 					e.Fixed(k[:])
+				}
+			}
+			if len(b.Probes) > 0 {
+				e.Uvarint(uint64(len(b.Probes)))
+				for _, p := range b.Probes {
+					e.Uvarint(p.ID)
+					e.Fixed(p.Key[:])
 				}
 			}
 		}
@@ -288,6 +295,15 @@ func decodeTweetBatch(p []byte) (TweetBatch, error) {
 					b.Collided = make([]schemas.RowKey, n)
 					for i := range b.Collided {
 						d.Fixed(b.Collided[i][:])
+					}
+				}
+				if d.Err() == nil && d.Len() > 0 {
+					if n := d.Count(); n > 0 {
+						b.Probes = make([]schemas.IdentityRow, n)
+						for i := range b.Probes {
+							b.Probes[i].ID = d.Uvarint()
+							d.Fixed(b.Probes[i].Key[:])
+						}
 					}
 				}
 			}

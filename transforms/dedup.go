@@ -65,12 +65,13 @@ func BucketOf(sec int64) int64 { return floorDiv(sec, int64(DedupBucket/time.Sec
 func ShardOfSecond(sec int64, n int) int { return ShardOf(uint64(sec), n) }
 
 // Dedup keeps one tweet per tweet id. keyed is the ParseFn output: tweet
-// batches keyed by DedupKey (created_at's day and the shard of its
-// second).
+// batches keyed by IDKey (the day of the time in the id and the shard of
+// its second).
 //
-// Every copy of a tweet carries the same created_at, so all copies land
-// under one key. DedupFn keeps, per key, the ids it has let through, and
-// lets a tweet through only if its id is new; an event-time timer clears
+// Every copy, version and delete of a tweet carries its id, so all of
+// them land under one key, whatever their created_at. DedupFn keeps, per
+// key, the ids it has let through, and lets a tweet through only if its
+// id is new; an event-time timer clears
 // them horizon after the day's end, so memory stays bounded on an endless
 // stream. Keys and timers grow with the days a run covers (shards a day), not
 // with its minutes.
@@ -124,18 +125,21 @@ func newDedupFn(horizon time.Duration, ack, inMemory bool) *DedupFn {
 
 // DedupFn lets through one version of each tweet id, chosen by the
 // version rule: of the copies of an id a run reads, the one with the
-// smallest row key (then the smallest bytes) is stored, whatever order
-// they come in. The first copy read is let through at once (a stream
-// cannot wait); a later copy with a smaller row key is let through as a
+// smallest row key (its created_at second, then the hash of its bytes;
+// then the smallest bytes) is stored, whatever order they come in and
+// whatever their created_at. The first copy read is let through at once
+// (a stream cannot wait); a later copy with a smaller row key is let through as a
 // replacement (TweetBatch.Replacements), and Identify removes the version
 // it replaces. Byte-identical copies, the common case (re-delivery, an
 // archive read twice), are duplicates. (Two versions of one id whose
 // 32-bit hashes are equal are told apart by arrival: the first stays.)
 //
-// Deletes (compliance) travel under the key of the tweet they delete: an
-// id deleted is remembered as deleted, and copies of it read later in the
-// run are skipped (counted as skipped, kind deleted). Within a batch,
-// deletes are applied first.
+// Deletes (compliance) travel under the key of the tweet they delete (the
+// id's: IDKey): an id deleted is remembered as deleted, and copies of it
+// read later in the run are skipped (counted as skipped, kind deleted).
+// Within a batch, deletes are applied first. A key remembers a delete
+// under its own day, a version under its created_at's day (whose second
+// and hash make its row key), and finds an id under either (idSet.lookup).
 //
 // When a day's ids are forgotten, the tweets of that day that share their
 // row key with another (same second, same 32-bit hash) are counted as
@@ -211,11 +215,15 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 	}
 	defer ids.mu.Unlock()
 
+	// Every record of an id comes under one key, the id's (IDKey), whatever
+	// its created_at: a delete is remembered under the key's day (home),
+	// a version under its created_at's day, and lookup finds it in either.
+	home := dedupBucketOf(key)
 	fresh := map[int64][]byte{} // day -> records to append
 	// remember keeps s for id (unseen: nothing is remembered for id yet)
 	// and reports whether another tweet of this run holds s's row key (a
 	// row-key collision).
-	remember := func(tp timers.Provider, day int64, id uint64, s seenTweet, unseen bool) (collided bool) {
+	dayOf := func(day int64) *dayIDs {
 		d := ids.days[day]
 		if d == nil {
 			d = &dayIDs{}
@@ -227,13 +235,20 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
+		return d
+	}
+	remember := func(tp timers.Provider, day int64, id uint64, s seenTweet, unseen bool) (collided bool) {
+		d := dayOf(day)
+		if day != home {
+			ids.addForeign(id, day)
+		}
 		if !f.InMemory {
 			fresh[day] = s.append(fresh[day], id)
-			return d.keep(id, s, unseen)
+			return d.keep(id, s, unseen, day)
 		}
 		fresh[day] = nil // the day changed: the version moves on
 		n := d.seen.len()
-		collided = d.keep(id, s, unseen)
+		collided = d.keep(id, s, unseen, day)
 		inMemoryIDs.Add(int64(d.seen.len() - n))
 		return collided
 	}
@@ -248,18 +263,31 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		}
 	}
 	for _, id := range slices.Compact(slices.Sorted(slices.Values(b.Deletes))) {
-		sec, ok := SnowflakeSecond(id)
-		if !ok {
-			out.Deletes = append(out.Deletes, id) // not kept here: Identify knows
-			continue
-		}
-		day := BucketOf(sec)
-		s, had := ids.days[day].get(id)
+		s, _, had := ids.lookup(home, id)
 		if had && s.deleted() {
 			continue // deleted already in this run
 		}
-		remember(tp, day, id, deletedSeen, !had)
+		_, inHome := ids.days[home].get(id)
+		remember(tp, home, id, deletedSeen, !inHome)
 		out.Deletes = append(out.Deletes, id)
+	}
+
+	for _, p := range b.Probes {
+		sec := p.Key.Seconds()
+		day := BucketOf(sec)
+		d := dayOf(day)
+		s := seenTweet{hash: p.Key.Hash(), second: uint32(sec - day*int64(DedupBucket/time.Second))}
+		collided, kept := d.probe(p.ID, s)
+		if collided {
+			out.Collided = append(out.Collided, p.Key)
+		}
+		if kept {
+			if f.InMemory {
+				fresh[day] = nil
+			} else {
+				fresh[day] = s.asProbe().append(fresh[day], p.ID)
+			}
+		}
 	}
 
 	in := slices.Clone(b.Tweets) // elements are immutable; sort a copy
@@ -274,15 +302,22 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 		}
 		day := BucketOf(t.CreatedAt)
 		s := seenTweet{hash: t.RowKey.Hash(), second: uint32(t.CreatedAt - day*int64(DedupBucket/time.Second))}
-		kept, ok := ids.days[day].get(t.ID)
+		kept, keptDay, ok := ids.lookup(home, t.ID)
 		switch {
 		case ok && kept.deleted():
 			deleted++
 			drop(t)
-		case ok && s.hash < kept.hash:
+		case ok && s.before(day, kept, keptDay):
 			dups++ // the earlier version is now the copy
-			if remember(tp, day, t.ID, s, false) {
+			_, inDay := ids.days[day].get(t.ID)
+			if remember(tp, day, t.ID, s, !inDay) {
 				out.Collided = append(out.Collided, t.RowKey)
+			}
+			if m := schemas.Minute(t.CreatedAt); m != schemas.Minute(kept.unix(keptDay)) {
+				// Counted in the minute of the version it replaces, which
+				// is recounted when that version goes (RawFn): this
+				// minute is recounted too.
+				out.Recount = append(out.Recount, t.CreatedAt)
 			}
 			out.Replacements = append(out.Replacements, *t)
 		case ok:
@@ -329,6 +364,7 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 // load returns the key's ids as of its state's version, locked: from the
 // process's cache if it holds that version, read from the bag if not.
 func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
+	home := dedupBucketOf(key)
 	version, known, err := f.Version.Read(sp)
 	if err != nil {
 		return nil, err
@@ -364,15 +400,25 @@ func (f *DedupFn) load(sp state.Provider, key int64) (*idSet, error) {
 				}
 				for ; n > 0; n-- {
 					id, s := readSeen(e)
+					if s.probe() {
+						d.probe(id, s.asTweet())
+						e = e[seenRecordLen:]
+						continue
+					}
 					old, had := d.seen.get(id)
 					d.seen.set(id, s.merge(old, had))
+					if day != home {
+						ids.addForeign(id, day)
+					}
 					e = e[seenRecordLen:]
 				}
 			}
 		}
-		for _, d := range ids.days {
-			for _, s := range d.seen.all {
-				d.addRowKey(s)
+		for day, d := range ids.days {
+			for id, s := range d.seen.all {
+				if keyedHere(id, s, day) {
+					d.addRowKey(s)
+				}
 			}
 		}
 	}
@@ -409,7 +455,7 @@ func (f *DedupFn) rewriteSeen(sp state.Provider, ids *idSet) error {
 	}
 	n := 0
 	for _, d := range ids.days {
-		n += seenGroupLen + seenRecordLen*d.seen.len()
+		n += seenGroupLen + seenRecordLen*(d.seen.len()+len(d.probes))
 	}
 	e := make([]byte, 0, n)
 	var recs []byte
@@ -417,6 +463,9 @@ func (f *DedupFn) rewriteSeen(sp state.Provider, ids *idSet) error {
 		recs = recs[:0]
 		for id, s := range d.seen.all {
 			recs = s.append(recs, id)
+		}
+		for id, k := range d.probes {
+			recs = seenTweet{hash: uint32(k), second: uint32(k >> 32)}.asProbe().append(recs, id)
 		}
 		e = appendSeenGroup(e, day, recs)
 	}
@@ -453,7 +502,7 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 	}
 	defer ids.mu.Unlock()
 	d := ids.days[day]
-	n, err := d.collisions()
+	n, err := d.collisions(day)
 	if err != nil {
 		return err
 	}
@@ -465,6 +514,7 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 		d.spilled.close()
 	}
 	delete(ids.days, day)
+	ids.dropForeign(day)
 	if len(ids.days) == 0 {
 		seenCache.drop(f.Instance, key)
 		if !f.InMemory {
@@ -492,6 +542,10 @@ func (f *DedupFn) OnTimer(ctx context.Context, sp state.Provider, _ timers.Provi
 type dayIDs struct {
 	seen    idTable[seenTweet]
 	rowKeys idTable[struct{}]
+	// probes are the row keys (rowKeyOf) of the tweets deduplicated under
+	// another key (TweetBatch.Probes), by id: a probe's row key is in
+	// rowKeys too.
+	probes map[uint64]uint64
 	// spilled holds the ids and row keys moved out of memory (spill):
 	// older than those of seen and rowKeys, which win.
 	spilled *spilledIDs
@@ -522,13 +576,46 @@ func (d *dayIDs) fail(err error) {
 // keep remembers s for id (unseen: d holds nothing for id) and reports
 // whether the row key of s was already taken by another version let
 // through.
-func (d *dayIDs) keep(id uint64, s seenTweet, unseen bool) (collided bool) {
+func (d *dayIDs) keep(id uint64, s seenTweet, unseen bool, day int64) (collided bool) {
 	if unseen {
 		d.seen.insert(id, s)
 	} else {
 		d.seen.set(id, s)
 	}
+	if !keyedHere(id, s, day) {
+		return false // its probe finds its collisions (TweetBatch.Probes)
+	}
 	return !d.addRowKey(s)
+}
+
+// keyedHere reports whether the tweet of id, remembered as s under day,
+// is deduplicated under the key of its created_at second, as the tweets
+// that may share its row key are: its id holds its created_at. Another
+// tweet's collisions are found, and counted, by its probe, under that
+// key (TweetBatch.Probes). A delete is keyed here.
+func keyedHere(id uint64, s seenTweet, day int64) bool {
+	if s.deleted() {
+		return true
+	}
+	sec, ok := SnowflakeSecond(id)
+	return ok && sec == s.unix(day)
+}
+
+// probe remembers the row key of tweet id, deduplicated under another
+// key (TweetBatch.Probes), and reports whether another tweet holds it (a
+// collision) and whether it is new (to be kept in the bag). A probe of
+// the same tweet again (a copy) is neither.
+func (d *dayIDs) probe(id uint64, s seenTweet) (collided, kept bool) {
+	k := rowKeyOf(s)
+	if had, ok := d.probes[id]; ok && had == k {
+		return false, false
+	}
+	collided = !d.addRowKey(s)
+	if d.probes == nil {
+		d.probes = map[uint64]uint64{}
+	}
+	d.probes[id] = k
+	return collided, true
 }
 
 // addRowKey remembers the row key of a version let through (not a
@@ -554,15 +641,18 @@ func (d *dayIDs) addRowKey(s seenTweet) bool {
 
 // collisions returns how many tweets of the day have the row key of
 // another (the same second and hash): n - 1 for n tweets on one key.
-func (d *dayIDs) collisions() (int64, error) {
+func (d *dayIDs) collisions(day int64) (int64, error) {
 	if d == nil {
 		return 0, nil
 	}
-	keys := make([]uint64, 0, d.seen.len())
-	for _, s := range d.seen.all {
-		if !s.deleted() {
+	keys := make([]uint64, 0, d.seen.len()+len(d.probes))
+	for id, s := range d.seen.all {
+		if !s.deleted() && keyedHere(id, s, day) {
 			keys = append(keys, rowKeyOf(s))
 		}
+	}
+	for _, k := range d.probes {
+		keys = append(keys, k)
 	}
 	spilled, err := d.spilled.records()
 	if err != nil {
@@ -570,7 +660,7 @@ func (d *dayIDs) collisions() (int64, error) {
 	}
 	for ; len(spilled) >= seenRecordLen; spilled = spilled[seenRecordLen:] {
 		id, s := readSeen(spilled)
-		if !s.deleted() && !d.seen.has(id) { // a record in memory is newer
+		if !s.deleted() && !d.seen.has(id) && keyedHere(id, s, day) { // a record in memory is newer
 			keys = append(keys, rowKeyOf(s))
 		}
 	}
@@ -597,10 +687,20 @@ type seenTweet struct {
 // the day needs 17 bits).
 const seenDeleted = 1 << 31
 
+// seenProbe marks, in the bag, the record of a probe (dayIDs.probe): a
+// row key, not an id let through.
+const seenProbe = 1 << 30
+
 // deletedSeen is what a key remembers of a deleted id.
 var deletedSeen = seenTweet{second: seenDeleted}
 
 func (s seenTweet) deleted() bool { return s.second&seenDeleted != 0 }
+
+func (s seenTweet) probe() bool { return s.second&(seenDeleted|seenProbe) == seenProbe }
+
+func (s seenTweet) asProbe() seenTweet { s.second |= seenProbe; return s }
+
+func (s seenTweet) asTweet() seenTweet { s.second &^= seenProbe; return s }
 
 func (s seenTweet) append(dst []byte, id uint64) []byte {
 	dst = binary.BigEndian.AppendUint64(dst, id)
@@ -612,19 +712,36 @@ func readSeen(p []byte) (uint64, seenTweet) {
 	return binary.BigEndian.Uint64(p), seenTweet{hash: binary.BigEndian.Uint32(p[8:]), second: binary.BigEndian.Uint32(p[12:])}
 }
 
-// merge combines two records of one id (a bag holds a record per version
-// let through): deleted wins, then the smaller hash, whatever order the
-// bag returns them in.
+// merge combines two records of one id and day (a bag holds a record per
+// version let through): deleted wins, then the smaller row key (second,
+// then hash), whatever order the bag returns them in.
 func (s seenTweet) merge(other seenTweet, ok bool) seenTweet {
 	switch {
 	case !ok:
 		return s
 	case s.deleted() || other.deleted():
 		return deletedSeen
-	case other.hash < s.hash:
+	case other.before(0, s, 0):
 		return other
 	}
 	return s
+}
+
+// unix returns the created_at (Unix seconds) of a version remembered
+// under day.
+func (s seenTweet) unix(day int64) int64 {
+	return day*int64(DedupBucket/time.Second) + int64(s.second)
+}
+
+// before reports whether version s, remembered under day, has a smaller
+// row key than version o, remembered under oday (the version rule): an
+// earlier created_at second, or the same and a smaller hash. Neither is
+// a delete.
+func (s seenTweet) before(day int64, o seenTweet, oday int64) bool {
+	if a, b := s.unix(day), o.unix(oday); a != b {
+		return a < b
+	}
+	return s.hash < o.hash
 }
 
 // compareCopies orders tweets by id, then row key, then bytes: of several
@@ -683,6 +800,11 @@ type idSet struct {
 	version uint64
 	entries int
 	days    map[int64]*dayIDs
+	// foreign holds, for the ids that have records under a day other
+	// than the key's (a version whose created_at is not the day of the
+	// time in its id, or an id without one), those days: rare, so that a
+	// lookup costs one probe of the key's day for most ids.
+	foreign map[uint64][]int64
 }
 
 func (s *idSet) reset(version uint64) {
@@ -690,6 +812,48 @@ func (s *idSet) reset(version uint64) {
 	if len(s.days) > 0 || s.days == nil {
 		s.days = make(map[int64]*dayIDs)
 	}
+	s.foreign = nil
+}
+
+// addForeign records that id has a record under day, not the key's day.
+func (s *idSet) addForeign(id uint64, day int64) {
+	if s.foreign == nil {
+		s.foreign = map[uint64][]int64{}
+	}
+	if days := s.foreign[id]; !slices.Contains(days, day) {
+		s.foreign[id] = append(days, day)
+	}
+}
+
+// dropForeign forgets the records of day, which are forgotten.
+func (s *idSet) dropForeign(day int64) {
+	for id, days := range s.foreign {
+		if i := slices.Index(days, day); i >= 0 {
+			if days = slices.Delete(days, i, i+1); len(days) == 0 {
+				delete(s.foreign, id)
+			} else {
+				s.foreign[id] = days
+			}
+		}
+	}
+}
+
+// lookup returns what the key remembers of id, under the key's day
+// (home) or another, and the day it is remembered under: deleted, if a
+// delete of it was seen, else the version with the smallest row key.
+func (s *idSet) lookup(home int64, id uint64) (rec seenTweet, day int64, ok bool) {
+	if rec, ok = s.days[home].get(id); ok {
+		day = home
+	}
+	for _, d := range s.foreign[id] {
+		o, had := s.days[d].get(id)
+		switch {
+		case !had || ok && rec.deleted():
+		case !ok || o.deleted() || o.before(d, rec, day):
+			rec, day, ok = o, d, true
+		}
+	}
+	return rec, day, ok
 }
 
 // rowKeyOf packs a version's second of the day and hash.

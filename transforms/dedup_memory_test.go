@@ -230,11 +230,11 @@ func TestSpilledDedupMatchesState(t *testing.T) {
 	}
 	for _, key := range keys {
 		day := dedupBucketOf(key)
-		want, err := seenCache.get(inState.Instance, key).days[day].collisions()
+		want, err := seenCache.get(inState.Instance, key).days[day].collisions(day)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := seenCache.get(inMemory.Instance, key).days[day].collisions()
+		got, err := seenCache.get(inMemory.Instance, key).days[day].collisions(day)
 		if err != nil {
 			t.Fatal(err)
 		}

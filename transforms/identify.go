@@ -130,8 +130,13 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 		x.StartBundle()
 	}
 	ids := make([]uint64, 0, len(b.Tweets)+len(b.Replacements)+len(b.Deletes))
-	if !x.Fresh {
-		for i := range b.Tweets {
+	for i := range b.Tweets {
+		// On a fresh sink a new tweet needs no lookup: deduplication knows
+		// every id of the run, deletes included. Not for a tweet whose id
+		// does not carry its created_at: its delete is remembered under
+		// the day of the id, which a stream may forget before the day of
+		// the tweet, while the tombstone stays.
+		if !x.Fresh || !IDTimeIsCreatedAt(&b.Tweets[i]) {
 			ids = append(ids, b.Tweets[i].ID)
 		}
 	}
@@ -161,7 +166,7 @@ func (x *Identifier) Identify(ctx context.Context, b TweetBatch) (TweetBatch, er
 			x.inBundle = append(x.inBundle, id)
 		}
 	}
-	out := TweetBatch{Retracted: b.Retracted, Collided: b.Collided}
+	out := TweetBatch{Retracted: b.Retracted, Collided: b.Collided, Recount: b.Recount}
 	if x.Ack {
 		out.Acks = b.Acks
 	}

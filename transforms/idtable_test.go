@@ -64,13 +64,17 @@ func BenchmarkDayIDs(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	d := &dayIDs{}
+	const day = 20393 // 2025-11-01
 	b.ResetTimer()
 	for range b.N {
-		id := rng.Uint64()
+		// An id that holds its tweet's created_at, as Twitter's do.
+		second := rng.Uint32N(86400)
+		ms := (day*86400+int64(second))*1000 + rng.Int64N(1000) - 1288834974657
+		id := uint64(ms)<<22 | rng.Uint64N(1<<22)
 		if _, ok := d.get(id); ok {
 			continue
 		}
-		d.keep(id, seenTweet{hash: rng.Uint32(), second: rng.Uint32N(86400)}, true)
+		d.keep(id, seenTweet{hash: rng.Uint32(), second: second}, true, day)
 	}
 	b.StopTimer()
 	runtime.GC()

@@ -53,6 +53,14 @@ type TweetBatch struct {
 	// against the tweets a sink already holds. RawFn records each
 	// (schemas.CollisionName), for the counts of the query engine.
 	Collided []schemas.RowKey
+	// Probes, on the way into deduplication, are the row keys of tweets
+	// keyed elsewhere: a tweet is deduplicated under its id's key
+	// (IDKey), and when its id does not hold its created_at second (it
+	// holds another time, or none), a probe of its id and row key goes to
+	// the key of that second, where the tweets that share its row key
+	// are, so that a row-key collision with them is found (Collided) and
+	// counted.
+	Probes []schemas.IdentityRow
 	// Acks are units of work done for Kafka records (schemas.Ack, Done
 	// only), to be acknowledged once the batch's cells are written: the
 	// units of the tweets a stage dropped (duplicates, deleted tweets) and
@@ -78,10 +86,11 @@ func (b *TweetBatch) stored(fn func(t *schemas.Tweet)) {
 
 // ParseFn decodes batches of source records into tweets and dead letters.
 //
-// Tweets leave keyed by DedupKey (created_at's day, and the dedup shard
-// of its second) and stamped with the start of that day, so that all
-// copies of a tweet, which share their created_at, meet under one key, as
-// do tweets that share a row key.
+// Tweets and deletes leave keyed by IDKey (the day of the time in the id,
+// and the dedup shard of its second) and stamped with the start of that
+// day, so that all copies, versions and deletes of a tweet meet under one
+// key, whatever their created_at; so do the tweets that share a row key,
+// whose ids carry their created_at (every tweet Twitter made since 2010).
 // Records that cannot be indexed leave as dead-letter cells.
 type ParseFn struct {
 	// Shards is the number of dedup keys (DefaultShards if 0).
@@ -181,24 +190,22 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	if len(f.out.Tweets) == 0 && len(f.out.Deletes) == 0 {
 		return
 	}
-	// Group by dedup key (day, shard of the second). The batch owns its
-	// tweets: f.out is reused.
+	// Group by dedup key, the id's (IDKey): every copy, version and
+	// delete of an id meets under it, whatever its created_at. The batch
+	// owns its tweets: f.out is reused.
 	f.pending = f.pending[:0]
 	for i := range f.out.Tweets {
 		t := f.out.Tweets[i]
 		t.RowKey = t.Key()
-		k := DedupKey(BucketOf(t.CreatedAt), ShardOfSecond(t.CreatedAt, f.Shards))
+		k := IDKey(t.ID, f.Shards)
 		f.group(k).Tweets = append(f.group(k).Tweets, t)
-	}
-	// A delete goes to the key of the tweet it deletes, found from the
-	// creation time in the id (ids older than Snowflake, 2010, carry none:
-	// their deletes go by the id, and meet their tweet only through the
-	// identity table).
-	for i, id := range f.out.Deletes {
-		k := DedupKey(0, ShardOf(id, f.Shards))
-		if sec, ok := SnowflakeSecond(id); ok {
-			k = DedupKey(BucketOf(sec), ShardOfSecond(sec, f.Shards))
+		if !IDTimeIsCreatedAt(&t) {
+			ck := DedupKey(BucketOf(t.CreatedAt), ShardOfSecond(t.CreatedAt, f.Shards))
+			f.group(ck).Probes = append(f.group(ck).Probes, schemas.IdentityRow{ID: t.ID, Key: t.RowKey})
 		}
+	}
+	for i, id := range f.out.Deletes {
+		k := IDKey(id, f.Shards)
 		g := f.group(k)
 		g.Deletes = append(g.Deletes, id)
 		if deleteAcks != nil {
@@ -252,6 +259,30 @@ func SnowflakeSecond(id uint64) (int64, bool) {
 		return 0, false
 	}
 	return (int64(id>>22) + 1288834974657) / 1000, true
+}
+
+// IDKey returns the dedup key of tweet id (DedupKey), one of shards a
+// day: the day and the shard of the second that the id's Snowflake time
+// names, which is its tweet's created_at for every tweet Twitter made
+// since November 2010. An id without a time (older, or made up) is keyed
+// by its shard alone, under day 0. Every record of an id, whatever its
+// created_at (a version rewritten, an archive whose times were changed),
+// and its deletes, which know only the id, come under this one key, whose
+// bundles a runner processes one at a time: what one of them did, the
+// next one sees (DedupFn's state, the sink's identity table).
+func IDKey(id uint64, shards int) int64 {
+	if sec, ok := SnowflakeSecond(id); ok {
+		return DedupKey(BucketOf(sec), ShardOfSecond(sec, shards))
+	}
+	return DedupKey(0, ShardOf(id, shards))
+}
+
+// IDTimeIsCreatedAt reports whether the Snowflake time of t's id is its
+// created_at second: false for an id without a time, and for a tweet
+// whose created_at was changed.
+func IDTimeIsCreatedAt(t *schemas.Tweet) bool {
+	sec, ok := SnowflakeSecond(t.ID)
+	return ok && sec == t.CreatedAt
 }
 
 // ShardOf maps a tweet id to one of n dedup shards. Snowflake ids carry a
