@@ -26,10 +26,16 @@ func encodeRecord(r Record) []byte {
 	e.Str(r.Fault)
 	e.Varint(r.From)
 	e.Varint(r.Start)
+	var flags byte
 	if r.Gap {
-		e.Byte(1)
-	} else {
-		e.Byte(0)
+		flags |= 1
+	}
+	if r.Part != 0 {
+		flags |= 2
+	}
+	e.Byte(flags)
+	if r.Part != 0 {
+		e.Varint(r.Part)
 	}
 	return e.B
 }
@@ -43,7 +49,11 @@ func decodeRecord(p []byte) (Record, error) {
 	r.Fault = d.Str()
 	r.From = d.Varint()
 	r.Start = d.Varint()
-	r.Gap = d.Byte() == 1
+	flags := d.Byte()
+	r.Gap = flags&1 != 0
+	if flags&2 != 0 {
+		r.Part = d.Varint()
+	}
 	return r, d.Err()
 }
 

@@ -122,6 +122,7 @@ type Decoder struct {
 	p     fastjson.Parser
 	lines lineCursor
 	rec   Record // the record being decoded
+	place Origin // rec.Place()
 
 	// includes of the current v2 document or page.
 	inc includes
@@ -139,7 +140,7 @@ const maxNesting = 8
 // counts as one control, so that the counts of a run reconcile.
 func (d *Decoder) Decode(rec Record, out *Decoded) {
 	if rec.Fault != "" {
-		out.Rejects = append(out.Rejects, Reject{Origin: rec.Origin, Reason: rec.Fault, Raw: rec.Data})
+		out.Rejects = append(out.Rejects, Reject{Origin: rec.Place(), Reason: rec.Fault, Raw: rec.Data})
 		return
 	}
 	data := rec.Data
@@ -149,10 +150,10 @@ func (d *Decoder) Decode(rec Record, out *Decoded) {
 		return
 	}
 	if !utf8.Valid(data) {
-		out.Rejects = append(out.Rejects, Reject{Origin: rec.Origin, Reason: "invalid UTF-8", Raw: data})
+		out.Rejects = append(out.Rejects, Reject{Origin: rec.Place(), Reason: "invalid UTF-8", Raw: data})
 		return
 	}
-	d.rec = rec
+	d.rec, d.place = rec, rec.Place()
 	d.lines.reset()
 
 	before := len(out.Tweets) + out.Controls + len(out.Rejects)
@@ -433,7 +434,7 @@ func (d *Decoder) reject(out *Decoded, start int, raw []byte, reason string) {
 
 // origin returns the origin of the byte at offset off of the record.
 func (d *Decoder) origin(off int) Origin {
-	o := d.rec.Origin
+	o := d.place
 	o.Line += d.lines.count(d.rec.Data, off)
 	return o
 }

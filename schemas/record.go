@@ -46,4 +46,23 @@ type Record struct {
 	// message read, so that the offset after them can be committed. It is
 	// acknowledged and counted nowhere.
 	Gap bool
+	// Part, for a record that is one of those a Kafka message holds (a
+	// line of a message of several JSON lines, or what a compressed
+	// message holds), is the record's line in the message, from 1: the
+	// records of one message share its Origin (partition and offset),
+	// which acknowledges them together, and their dead letters name the
+	// line (Place). 0 for a record that is a whole message as sent, and
+	// for a file's records.
+	Part int64
+}
+
+// Place returns the origin that the dead letters of the record's bytes
+// start from: its Origin, or for a part of a Kafka message the message
+// and the line in it ("kafka:tweets/3:1200" line 2, rendered
+// "kafka:tweets/3:1200:2").
+func (r *Record) Place() Origin {
+	if r.Part > 0 {
+		return Origin{Source: r.Origin.String(), Line: r.Part}
+	}
+	return r.Origin
 }

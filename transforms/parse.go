@@ -124,7 +124,7 @@ func (f *ParseFn) Setup() {
 // ProcessElement decodes one batch of records.
 func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emitTweets func(beam.EventTime, int64, TweetBatch), emitDead func([]schemas.Cell)) {
 	f.out.Reset()
-	var expect []schemas.Cell
+	var expect []schemas.Ack
 	var deleteAcks []schemas.Ack
 	for _, rec := range recs {
 		if !f.Ack {
@@ -134,7 +134,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		if rec.Gap {
 			// Offsets without a message: acknowledged, counted nowhere.
 			expect = append(expect, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line,
-				Expect: true, From: rec.From, Start: rec.Start}.Cell())
+				Expect: true, From: rec.From, Start: rec.Start})
 			continue
 		}
 		nt, nd := len(f.out.Tweets), len(f.out.Deletes)
@@ -142,7 +142,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		var units int32
 		for i := nt; i < len(f.out.Tweets); i++ {
 			// Acknowledged by the record's offset, whatever line of a
-			// document the tweet came from.
+			// document or message the tweet came from.
 			f.out.Tweets[i].Origin = rec.Origin
 			if InRange(f.out.Tweets[i].CreatedAt, f.From, f.To) {
 				units += schemas.UnitsPerTweet
@@ -152,8 +152,14 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 			units += schemas.UnitsPerTweet
 			deleteAcks = append(deleteAcks, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line, Done: 1})
 		}
+		if n := len(expect); rec.Part > 1 && n > 0 && expect[n-1].Source == rec.Origin.Source && expect[n-1].Offset == rec.Origin.Line {
+			// Another record of the message before it (Record.Part): one
+			// expectation for the message, of the units of all of them.
+			expect[n-1].Units += units
+			continue
+		}
 		expect = append(expect, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line,
-			Expect: true, Units: units, From: rec.From, Start: rec.Start}.Cell())
+			Expect: true, Units: units, From: rec.From, Start: rec.Start})
 	}
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
@@ -183,7 +189,9 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	}
 	// The expectations after the cells they stand for: one batch, written
 	// before they are acknowledged.
-	dead = append(dead, expect...)
+	for _, a := range expect {
+		dead = append(dead, a.Cell())
+	}
 	if len(dead) > 0 {
 		emitDead(dead)
 	}

@@ -281,7 +281,8 @@ type batcher struct {
 }
 
 // emitRecords emits the records of resp at or after s.next, claiming each,
-// in batches of at most MaxBatchRecords. It returns the number of records
+// in batches of at most MaxBatchRecords (a batch may end with all the
+// records of a message that holds several: appendMessage). It returns the number of records
 // emitted, and whether reading ends here, and why: ended at the end of the
 // range or the stop time, rangeDone when a claim fails, drained when the
 // read was drained between two batches.
@@ -359,14 +360,20 @@ func (r *reader) emitRecords(ctx context.Context, s *readState, resp *kafka.Fetc
 				b.firstKafkaTime = rec.Time.UnixMilli()
 				b.minEv, b.maxEv = math.MaxInt64, math.MinInt64
 			}
-			b.recs = append(b.recs, schemas.Record{Origin: schemas.Origin{Source: s.source, Line: rec.Offset}, Data: data, From: s.from, Start: s.p.Start})
+			first := len(b.recs)
+			msg := schemas.Record{Origin: schemas.Origin{Source: s.source, Line: rec.Offset}, Data: data, From: s.from, Start: s.p.Start}
+			if b.recs, err = appendMessage(ctx, b.recs, msg); err != nil {
+				return n, 0, false, err
+			}
 			s.from = rec.Offset + 1
 			b.bytes += int64(len(data))
-			if sec, ok := schemas.EventTime(data); ok {
-				b.minEv, b.maxEv, b.haveEv = min(b.minEv, sec), max(b.maxEv, sec), true
+			for _, r := range b.recs[first:] {
+				if sec, ok := schemas.EventTime(r.Data); ok {
+					b.minEv, b.maxEv, b.haveEv = min(b.minEv, sec), max(b.maxEv, sec), true
+				}
 			}
 			s.next = rec.Offset + 1
-			if len(b.recs) == r.cfg.MaxBatchRecords && flush() {
+			if len(b.recs) >= r.cfg.MaxBatchRecords && flush() {
 				return n, drained, true, nil
 			}
 		}
