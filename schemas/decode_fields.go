@@ -12,7 +12,7 @@ type fields struct {
 	nonTweet SkipKind
 
 	// Both API versions.
-	createdAt, text, lang, geo, id *fastjson.Value
+	createdAt, text, lang, geo, id, entities *fastjson.Value
 
 	// v1.1.
 	idStr, fullText, extended, retweeted, user, coordinates, place *fastjson.Value
@@ -48,6 +48,8 @@ func (f *fields) collect(v *fastjson.Value) {
 			f.extended = v
 		case "retweeted_status":
 			f.retweeted = v
+		case "entities":
+			f.entities = v
 		case "user":
 			f.user = v
 		case "coordinates":

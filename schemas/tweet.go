@@ -26,6 +26,10 @@ type Tweet struct {
 	// PlaceCentre says that the point is the centre of the place's
 	// bounding box, not exact coordinates.
 	PlaceCentre bool
+	// Entities are the hashtags, mentions, cashtags and links that
+	// Twitter's entities of the tweet name (see Entities), nil when the
+	// tweet carries none: the term index then finds them in Text.
+	Entities *Entities
 	// JSON is the stored tweet JSON: for a line or an array element, its
 	// bytes as read; for a tweet out of a v2 page, a single-tweet v2 document
 	// {"data": ..., "includes": ...} built deterministically from the page,
@@ -40,3 +44,24 @@ type Tweet struct {
 
 // Key computes the tweet's 12-byte row key from CreatedAt and JSON.
 func (t *Tweet) Key() RowKey { return NewRowKey(t.CreatedAt, t.JSON) }
+
+// Entities are what Twitter's entities say a tweet's text holds, as they
+// give it (no '#', '@' or '$', case kept): those of the text the tweet is
+// indexed with (v1.1 extended_tweet.entities, else entities; v2
+// note_tweet.entities, else entities), which for a retweet are the
+// retweeted tweet's. A quoted tweet's are not the quote's, as its text is
+// not.
+type Entities struct {
+	// Hashtags are the tags of the hashtags (v1.1 hashtags[].text, v2
+	// hashtags[].tag).
+	Hashtags []string
+	// Mentions are the screen names mentioned (v1.1
+	// user_mentions[].screen_name, v2 mentions[].username), and for a
+	// retweet the retweeted author's, which its "RT @name:" names.
+	Mentions []string
+	// Cashtags are the symbols of the cashtags (v1.1 symbols[].text, v2
+	// cashtags[].tag).
+	Cashtags []string
+	// URLs are the expanded URLs of the links (urls[].expanded_url).
+	URLs []string
+}

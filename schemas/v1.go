@@ -44,6 +44,7 @@ func normalizeV1(f *fields) (Tweet, string) {
 	t.HasPoint, t.Lat, t.Lon, t.PlaceCentre = p.ok, p.lat, p.lon, p.centre
 
 	t.Text = v1Text(f)
+	t.Entities = v1Entities(f)
 	if f.user != nil {
 		t.UserName = string(f.user.GetStringBytes("name"))
 		t.ScreenName = string(f.user.GetStringBytes("screen_name"))

@@ -197,6 +197,7 @@ func normalizeV2(f *fields, inc *includes) (Tweet, string) {
 		t.ScreenName = string(author.GetStringBytes("username"))
 	}
 	t.Text = v2Text(f, inc)
+	t.Entities = v2Entities(f, inc)
 	t.Lang = langOf(f.lang)
 	return t, ""
 }
@@ -205,43 +206,60 @@ func normalizeV2(f *fields, inc *includes) (Tweet, string) {
 // for a retweet whose retweeted tweet is at hand (inlined, or in
 // includes.tweets), "RT @" + its author's username + ": " + its full text.
 func v2Text(f *fields, inc *includes) string {
-	own := f.text.GetStringBytes()
-	if nt := f.noteTweet.GetStringBytes("text"); nt != nil {
-		own = nt
-	}
-	for _, r := range f.referenced.GetArray() {
-		if string(r.GetStringBytes("type")) != "retweeted" {
-			continue
-		}
-		rt := r // twarc2 merges the referenced tweet into the reference
-		if r.Get("text") == nil {
-			rt = nil
-			if inc != nil {
-				if i := inc.find(inc.tweets, r.GetStringBytes("id")); i >= 0 {
-					rt = inc.tweets[i].v
-				}
-			}
-		}
-		if rt == nil {
-			break
-		}
-		name := rt.GetStringBytes("author", "username")
-		if name == nil {
-			name = inc.user(rt.GetStringBytes("author_id")).GetStringBytes("username")
-		}
-		if len(name) == 0 {
-			name = retweetedName(f.text.GetStringBytes())
-		}
-		if len(name) == 0 {
-			break
-		}
+	if rt, name := v2Retweeted(f, inc); rt != nil {
 		full := rt.GetStringBytes("note_tweet", "text")
 		if full == nil {
 			full = rt.GetStringBytes("text")
 		}
 		return retweetText(name, full)
 	}
-	return string(own)
+	if nt := f.noteTweet.GetStringBytes("text"); nt != nil {
+		return string(nt)
+	}
+	return string(f.text.GetStringBytes())
+}
+
+// v2Retweeted returns the tweet a v2 retweet retweets and its author's
+// username, when the tweet is at hand (inlined, or in includes.tweets)
+// and the username known; nil if not, or if f is no retweet.
+func v2Retweeted(f *fields, inc *includes) (*fastjson.Value, []byte) {
+	rt := v2Referenced(f, inc, "retweeted")
+	if rt == nil {
+		return nil, nil
+	}
+	name := rt.GetStringBytes("author", "username")
+	if name == nil {
+		name = inc.user(rt.GetStringBytes("author_id")).GetStringBytes("username")
+	}
+	if len(name) == 0 {
+		name = retweetedName(f.text.GetStringBytes())
+	}
+	if len(name) == 0 {
+		return nil, nil
+	}
+	return rt, name
+}
+
+// v2Referenced returns the first tweet of the kind ("retweeted",
+// "quoted") that a v2 tweet references, when it is at hand: inlined
+// (twarc2 merges the referenced tweet into the reference) or in
+// includes.tweets.
+func v2Referenced(f *fields, inc *includes, kind string) *fastjson.Value {
+	for _, r := range f.referenced.GetArray() {
+		if string(r.GetStringBytes("type")) != kind {
+			continue
+		}
+		if r.Get("text") != nil {
+			return r
+		}
+		if inc != nil {
+			if i := inc.find(inc.tweets, r.GetStringBytes("id")); i >= 0 {
+				return inc.tweets[i].v
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // retweetedName returns the user name in a retweet's "RT @name: ..." text.

@@ -59,6 +59,17 @@ func (e *encoder) tweet(t *schemas.Tweet) {
 	e.Bytes(t.JSON)
 	e.origin(t.Origin)
 	e.Fixed(t.RowKey[:])
+	if t.Entities == nil {
+		e.Byte(0)
+		return
+	}
+	e.Byte(1)
+	for _, list := range [...][]string{t.Entities.Hashtags, t.Entities.Mentions, t.Entities.Cashtags, t.Entities.URLs} {
+		e.Uvarint(uint64(len(list)))
+		for _, x := range list {
+			e.Str(x)
+		}
+	}
 }
 
 func (d *decoder) tweet(t *schemas.Tweet) {
@@ -78,6 +89,19 @@ func (d *decoder) tweet(t *schemas.Tweet) {
 	t.JSON = d.Bytes()
 	t.Origin = d.origin()
 	d.Fixed(t.RowKey[:])
+	if d.Byte() != 1 {
+		return
+	}
+	e := &schemas.Entities{}
+	for _, list := range [...]*[]string{&e.Hashtags, &e.Mentions, &e.Cashtags, &e.URLs} {
+		if n := d.Count(); n > 0 {
+			*list = make([]string, n)
+			for i := range *list {
+				(*list)[i] = d.Str()
+			}
+		}
+	}
+	t.Entities = e
 }
 
 // Tweet batch encodings, told apart by their first byte. Batches are the

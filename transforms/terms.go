@@ -6,6 +6,7 @@ import "github.com/tweetindex/tweetindex/schemas"
 const (
 	FieldText = "text" // terms of the tweet's full text
 	FieldUser = "user" // terms of the author's name and screen name
+	FieldURL  = "url"  // the hosts of the links its entities name (URLTerms)
 )
 
 // termMaker makes TermIndex cells (DerivedTables), its terms' slice
@@ -20,10 +21,14 @@ func (m *termMaker) Cells(dst []schemas.Cell, t *schemas.Tweet) []schemas.Cell {
 // TermCells appends the TermIndex cells of t to dst, using scratch for the
 // terms, and returns both for reuse.
 func TermCells(dst []schemas.Cell, scratch []Term, t *schemas.Tweet) ([]schemas.Cell, []Term) {
-	scratch = Tokenize(scratch[:0], t.Text)
+	scratch = TweetTerms(scratch[:0], t)
 	dst = appendTermCells(dst, scratch, FieldText, t.RowKey)
 	scratch = UserTerms(scratch[:0], t.UserName, t.ScreenName)
 	dst = appendTermCells(dst, scratch, FieldUser, t.RowKey)
+	if t.Entities != nil && len(t.Entities.URLs) > 0 {
+		scratch = URLTerms(scratch[:0], t.Entities.URLs)
+		dst = appendTermCells(dst, scratch, FieldURL, t.RowKey)
+	}
 	return dst, scratch
 }
 

@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // This file is the tokenizer of the term index. It is plain Go with no Beam
@@ -26,7 +28,7 @@ import (
 // and refuse to add tweets to a sink indexed with another version unless
 // told to mix them (pipelines.Config.MixTokenizers); questions about terms
 // on a sink that mixes versions say which tweets they can miss.
-const TokenizerVersion = 1
+const TokenizerVersion = 2
 
 // TokenizerChange says what the term rows of tweets indexed with version
 // have that those of the version before lack ("" if it is not known: a
@@ -37,6 +39,8 @@ func TokenizerChange(version int) string {
 	switch version {
 	case 1:
 		return "words with an apostrophe (don't) and numbers with a decimal separator (3.14, 1,000) whole, NFKC forms (Ｈｅｌｌｏ as hello), the bare form of one-letter and CJK hashtags (#K as k)"
+	case 2:
+		return "hashtags, mentions and cashtags as Twitter's entities name them (a possessive hashtag under its bare tag: #WONHO’s as #wonho and wonho), cashtags ($aapl), the hosts of linked URLs (field url: nytimes.com)"
 	}
 	return ""
 }
@@ -72,7 +76,14 @@ type Term struct {
 //     a hashtag or a mention: "#tag", the bare tag "tag" whole (also when it
 //     is one letter, and also in a script without spaces, where the tag's
 //     bigrams follow too), and the tag's own terms are emitted; likewise
-//     "@name" and "name".
+//     "@name" and "name". As Twitter delimits them (twitter-text), a
+//     hashtag or mention is a run of letters, digits, '_' and marks only:
+//     it ends at an apostrophe (straight or typographic) and at any other
+//     punctuation ("#WONHO’s" is "#wonho" and "wonho"), and a hashtag
+//     holds a letter ("#16" is the word "16").
+//   - '$' before one to six ASCII letters (then maybe '.' or '_' and one
+//     or two letters) followed by no token character makes a cashtag:
+//     "$aapl" and "aapl" ("$AAPL"; "$100" is the word "100").
 //   - URLs (http://, https://, www.) are skipped up to the next white space
 //     or non-ASCII character, and so are the HTML entities the Twitter APIs
 //     put in text (&amp; &lt; &gt; &quot; &apos; &nbsp; &#NN; &#xNN;).
@@ -94,6 +105,98 @@ func Tokenize(dst []Term, text string) []Term {
 	return t.dst
 }
 
+// TokenizeEntities is Tokenize for a text whose hashtags, mentions and
+// cashtags Twitter's entities name, e (schemas.Entities): they are
+// indexed as e gives them ("#WONHO’s" with the entity WONHO is #wonho and
+// wonho), each as Tokenize indexes "#tag", "@name" or "$sym" (with its
+// bare form and its own terms), and the text's own hashtags, mentions
+// and cashtags are skipped; its words are Tokenize's.
+func TokenizeEntities(dst []Term, text string, e *schemas.Entities) []Term {
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable(), entities: true}
+	t.text(Normalize(text))
+	t.entities = false
+	for _, list := range [...]struct {
+		p    string
+		tags []string
+	}{{"#", e.Hashtags}, {"@", e.Mentions}, {"$", e.Cashtags}} {
+		for _, tag := range list.tags {
+			t.text(Normalize(list.p + tag))
+		}
+	}
+	return t.dst
+}
+
+// TweetTerms appends the terms of the text of tw (field FieldText) to dst:
+// TokenizeEntities when it carries entities, Tokenize when not.
+func TweetTerms(dst []Term, tw *schemas.Tweet) []Term {
+	if tw.Entities != nil {
+		return TokenizeEntities(dst, tw.Text, tw.Entities)
+	}
+	return Tokenize(dst, tw.Text)
+}
+
+// FieldTerms appends the terms of tw in field (FieldText, FieldUser,
+// FieldURL) to dst, as the term index holds them.
+func FieldTerms(dst []Term, tw *schemas.Tweet, field string) []Term {
+	switch field {
+	case FieldUser:
+		return UserTerms(dst, tw.UserName, tw.ScreenName)
+	case FieldURL:
+		if tw.Entities == nil {
+			return dst
+		}
+		return URLTerms(dst, tw.Entities.URLs)
+	}
+	return TweetTerms(dst, tw)
+}
+
+// URLTerms appends the terms of the links urls (field FieldURL) to dst,
+// merged with frequencies: the host of each (URLHost), when it has one.
+func URLTerms(dst []Term, urls []string) []Term {
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
+	for _, u := range urls {
+		if h := URLHost(u); h != "" {
+			t.add(h)
+		}
+	}
+	return t.dst
+}
+
+// URLHost returns the host of the URL u, lower-cased, without a port, a
+// trailing dot or a leading "www." ("https://www.NYTimes.com:443/x" is
+// nytimes.com), or "" if u names none. A term question of field FieldURL
+// asks for it, so that "nytimes.com" or a whole link finds the tweets
+// linking to the site.
+func URLHost(u string) string {
+	u = strings.TrimSpace(u)
+	if i := strings.Index(u, "://"); i >= 0 && i < 16 {
+		u = u[i+3:]
+	} else if strings.HasPrefix(u, "//") {
+		u = u[2:]
+	}
+	if i := strings.IndexAny(u, "/?#\\"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.LastIndexByte(u, '@'); i >= 0 {
+		u = u[i+1:] // user info
+	}
+	if strings.HasPrefix(u, "[") { // an IPv6 address
+		if i := strings.IndexByte(u, ']'); i > 0 {
+			return strings.ToLower(u[:i+1])
+		}
+		return ""
+	}
+	if i := strings.LastIndexByte(u, ':'); i >= 0 {
+		u = u[:i]
+	}
+	h := strings.TrimSuffix(Normalize(u), ".")
+	h = strings.TrimPrefix(h, "www.")
+	if h == "" || strings.ContainsAny(h, " \t\n\x00") {
+		return ""
+	}
+	return capTerm(h)
+}
+
 // QueryTerms returns the terms a search for q must find, all of them: q
 // tokenized as Tokenize (field FieldText) or UserTerms (FieldUser) tokenize
 // what they index, so that "can't", "東京タワー" (its bigrams) or "Ｈｅｌｌｏ"
@@ -103,9 +206,15 @@ func Tokenize(dst []Term, text string) []Term {
 // punctuation, a URL, a single letter).
 func QueryTerms(q, field string) []string {
 	t := tokenizer{cls: classTable(), query: true}
-	if field == FieldUser {
+	switch field {
+	case FieldURL:
+		if h := URLHost(q); h != "" {
+			return []string{h}
+		}
+		return nil
+	case FieldUser:
 		t.user("", q)
-	} else {
+	default:
 		t.text(Normalize(q))
 	}
 	return Terms(t.dst)
@@ -182,7 +291,10 @@ type tokenizer struct {
 	slots [slotCount]uint16 // 1 + index in dst[base:], by hash; 0 is empty
 	index map[string]int    // term -> index in dst, past slotCount/2 terms
 	query bool              // QueryTerms: a hashtag or mention gives only itself
-	skip  string            // word: the bare tag already added, not to be added again
+	// entities: the tweet's entities give its hashtags, mentions and
+	// cashtags (TokenizeEntities): text skips those it holds.
+	entities bool
+	skip     string // word: the bare tag already added, not to be added again
 }
 
 const slotCount = 256 // a power of two
@@ -324,6 +436,15 @@ func (t *tokenizer) text(s string) {
 			i = skipURL(s, i)
 			continue
 		}
+		if p, _ := t.prefixBefore(s, i); p != 0 {
+			if j, ascii, ok := t.tagEnd(s, i, p); ok {
+				if !t.entities {
+					t.word(s, i, j, ascii, p)
+				}
+				i = j
+				continue
+			}
+		}
 		j, ascii := i+size, c < utf8.RuneSelf
 		for j < len(s) {
 			if b := s[j]; b < utf8.RuneSelf {
@@ -344,9 +465,59 @@ func (t *tokenizer) text(s string) {
 			ascii = false
 			j += n
 		}
-		t.word(s, i, j, ascii)
+		t.word(s, i, j, ascii, 0)
 		i = j
 	}
+}
+
+// tagEnd returns the end of the hashtag, mention or cashtag whose prefix
+// p ('#', '@' or '$') comes before s[i], a token character, as Twitter's
+// own rules (twitter-text) delimit it, whether it is all ASCII, and
+// whether there is one: a hashtag or a mention is a run of letters,
+// digits, '_' and marks, which ends at an apostrophe, straight or
+// typographic, and at any other punctuation (#WONHO’s is #wonho), and a
+// hashtag holds a letter (#16 is none); a cashtag is one to six ASCII
+// letters, then maybe '.' or '_' and one or two more ($aapl, $brk.a),
+// followed by no token character.
+func (t *tokenizer) tagEnd(s string, i int, p rune) (j int, ascii, ok bool) {
+	if p == '$' {
+		j = i
+		for j < len(s) && j-i < 7 && 'a' <= s[j] && s[j] <= 'z' {
+			j++
+		}
+		if n := j - i; n == 0 || n > 6 {
+			return 0, false, false
+		}
+		if j+1 < len(s) && (s[j] == '.' || s[j] == '_') && 'a' <= s[j+1] && s[j+1] <= 'z' {
+			k := j + 1
+			for k < len(s) && k-j <= 3 && 'a' <= s[k] && s[k] <= 'z' {
+				k++
+			}
+			if k-j <= 3 {
+				j = k
+			}
+		}
+		if j < len(s) {
+			if _, _, cl := t.decode(s, j); cl&(cWord|cMark) != 0 {
+				return 0, false, false
+			}
+		}
+		return j, true, true
+	}
+	j, ascii = i, true
+	letter := false
+	for j < len(s) {
+		r, n, cl := t.decode(s, j)
+		if cl&(cWord|cMark) == 0 {
+			break
+		}
+		if r >= utf8.RuneSelf {
+			ascii = false
+		}
+		letter = letter || cl&cMark != 0 || r != '_' && !('0' <= r && r <= '9') && !unicode.IsDigit(r)
+		j += n
+	}
+	return j, ascii, p != '#' || letter
 }
 
 // joiner returns 1 if the ASCII byte s[j], which follows a token
@@ -371,10 +542,11 @@ func (t *tokenizer) joiner(s string, j int) int {
 	return 0
 }
 
-// word emits the terms of the token s[i:j]: the hashtag or mention it
-// makes and its bare form, and its own terms.
-func (t *tokenizer) word(s string, i, j int, ascii bool) {
-	if p, _ := t.prefixBefore(s, i); p != 0 {
+// word emits the terms of the token s[i:j]: the hashtag, mention or
+// cashtag it makes with p ('#', '@', '$'; 0: none) and its bare form, and
+// its own terms.
+func (t *tokenizer) word(s string, i, j int, ascii bool, p rune) {
+	if p != 0 {
 		t.add(string(p) + s[i:j])
 		if t.query {
 			return // the tweets with "#tag" are the tweets with it and its parts
@@ -446,16 +618,16 @@ func (t *tokenizer) bigrams(s string, i, j int) int {
 	return k
 }
 
-// prefixBefore returns '#' or '@' and its length in bytes if s[:i] ends in
-// one of them (or their full-width forms, which NFKC has already folded)
-// that does not itself follow a token character.
+// prefixBefore returns '#', '@' or '$' and its length in bytes if s[:i]
+// ends in one of them (or their full-width forms, which NFKC has already
+// folded) that does not itself follow a token character.
 func (t *tokenizer) prefixBefore(s string, i int) (rune, int) {
-	if i == 0 || (s[i-1] < utf8.RuneSelf && s[i-1] != '#' && s[i-1] != '@') {
+	if i == 0 || (s[i-1] < utf8.RuneSelf && s[i-1] != '#' && s[i-1] != '@' && s[i-1] != '$') {
 		return 0, 0
 	}
 	r, n := utf8.DecodeLastRuneInString(s[:i])
 	switch r {
-	case '#', '@':
+	case '#', '@', '$':
 	case '＃':
 		r = '#'
 	case '＠':

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // terms builds an expected term list: "term", freq pairs in order.
@@ -479,4 +481,76 @@ func ExampleTokenize() {
 func ExampleUserTerms() {
 	fmt.Println(UserTerms(nil, "user1", "u1scr"))
 	// Output: [{user1 1} {u1scr 1}]
+}
+
+// TestTwitterHashtagRules: without entities, hashtags, mentions and
+// cashtags are delimited as Twitter's own rules (twitter-text) do: a
+// hashtag or mention ends at an apostrophe, straight or typographic, and
+// at other punctuation; a hashtag holds a letter; a cashtag is '$' and one
+// to six letters. Words keep their rules (don't stays one term).
+func TestTwitterHashtagRules(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Term
+	}{
+		{"#WONHO’s comeback", terms("#wonho", 1, "wonho", 1, "comeback", 1)},
+		{"#BLACKPINK's tour", terms("#blackpink", 1, "blackpink", 1, "tour", 1)},
+		{"don't #stop.now", terms("don't", 1, "#stop", 1, "stop", 1, "now", 1)},
+		{"@user's reply", terms("@user", 1, "user", 1, "reply", 1)},
+		{"on the #16 bus", terms("on", 1, "the", 1, "16", 1, "bus", 1)},
+		{"#1hashtag #_ok", terms("#1hashtag", 1, "1hashtag", 1, "#_ok", 1, "_ok", 1)},
+		{"$AAPL up, $BRK.A flat, $100 paid", terms("$aapl", 1, "aapl", 1, "up", 1, "$brk.a", 1, "brk.a", 1, "flat", 1, "100", 1, "paid", 1)},
+		{"$TOOLONG and a$b", terms("toolong", 1, "and", 1)},
+		{"#2.0 release", terms("2.0", 1, "release", 1)},
+	} {
+		if got := Tokenize(nil, c.text); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Tokenize(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	if got := QueryTerms("#WONHO’s", FieldText); !reflect.DeepEqual(got, []string{"#wonho"}) {
+		t.Errorf("QueryTerms(#WONHO’s) = %q, want [#wonho]", got)
+	}
+	if got := QueryTerms("$AAPL", FieldText); !reflect.DeepEqual(got, []string{"$aapl"}) {
+		t.Errorf("QueryTerms($AAPL) = %q, want [$aapl]", got)
+	}
+}
+
+// TestTokenizeEntities: a tweet's entities give its hashtags, mentions
+// and cashtags, whatever the text makes of them; the text's words stay.
+func TestTokenizeEntities(t *testing.T) {
+	e := &schemas.Entities{Hashtags: []string{"WONHO", "一眼レフ"}, Mentions: []string{"Some_One"}, Cashtags: []string{"AAPL"}}
+	got := TokenizeEntities(nil, "#WONHO’s day with @Some_One #一眼レフ $AAPL #notanentity", e)
+	want := terms("day", 1, "with", 1, "#wonho", 1, "wonho", 1, "#一眼レフ", 1, "一眼レフ", 1, "一眼", 1, "眼レ", 1, "レフ", 1,
+		"@some_one", 1, "some_one", 1, "$aapl", 1, "aapl", 1)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("TokenizeEntities = %v\nwant %v", got, want)
+	}
+	tw := &schemas.Tweet{Text: "#A #A", Entities: &schemas.Entities{Hashtags: []string{"A", "A"}}}
+	if got := TweetTerms(nil, tw); !reflect.DeepEqual(got, terms("#a", 2, "a", 2)) {
+		t.Errorf("TweetTerms of two #A entities = %v, want #a and a twice", got)
+	}
+}
+
+// TestURLHost: the url field holds links' hosts, as a question asks for
+// them.
+func TestURLHost(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://www.NYTimes.com/2020/01/01/x.html": "nytimes.com",
+		"http://user@edition.cnn.com:8080/?q=1":     "edition.cnn.com",
+		"nytimes.com":                               "nytimes.com",
+		"https://bit.ly/abc#frag":                   "bit.ly",
+		"https://example.org.":                      "example.org",
+		"":                                          "",
+		"https:///nothing":                          "",
+	} {
+		if got := URLHost(u); got != want {
+			t.Errorf("URLHost(%q) = %q, want %q", u, got, want)
+		}
+	}
+	if got := URLTerms(nil, []string{"https://www.nytimes.com/a", "https://nytimes.com/b", "https://t.co/x"}); !reflect.DeepEqual(got, terms("nytimes.com", 2, "t.co", 1)) {
+		t.Errorf("URLTerms = %v", got)
+	}
+	if got := QueryTerms("https://www.nytimes.com/", FieldURL); !reflect.DeepEqual(got, []string{"nytimes.com"}) {
+		t.Errorf("QueryTerms(url) = %q", got)
+	}
 }

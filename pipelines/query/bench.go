@@ -290,7 +290,7 @@ func sampleHour(ctx context.Context, e *Engine, f Filter, seed uint64) (benchSam
 		if err != nil {
 			return err
 		}
-		scratch = transforms.Tokenize(scratch[:0], t.Text)
+		scratch = transforms.TweetTerms(scratch[:0], t)
 		var terms []string
 		for _, t := range scratch {
 			if !slices.Contains(terms, t.Term) {

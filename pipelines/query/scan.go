@@ -92,11 +92,7 @@ func (sc Scanner) SeriesBy(ctx context.Context, f Filter, step time.Duration, by
 // hasTerms reports whether t holds every term of group in field, as the
 // indexer tokenizes.
 func hasTerms(t *schemas.Tweet, group []string, field string, scratch *[]transforms.Term) bool {
-	if field == transforms.FieldUser {
-		*scratch = transforms.UserTerms((*scratch)[:0], t.UserName, t.ScreenName)
-	} else {
-		*scratch = transforms.Tokenize((*scratch)[:0], t.Text)
-	}
+	*scratch = transforms.FieldTerms((*scratch)[:0], t, field)
 	for _, term := range group {
 		if !slices.ContainsFunc(*scratch, func(x transforms.Term) bool { return x.Term == term }) {
 			return false

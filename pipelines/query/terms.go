@@ -66,10 +66,10 @@ func (e *Engine) termChunk(ctx context.Context, dst []schemas.RowKey, term, fiel
 }
 
 // CheckField says what is wrong with field, if it is not a field the term
-// index holds (text or user).
+// index holds (text, user or url).
 func CheckField(field string) error {
-	if field != transforms.FieldText && field != transforms.FieldUser {
-		return fmt.Errorf("field %q: want %s or %s", field, transforms.FieldText, transforms.FieldUser)
+	if field != transforms.FieldText && field != transforms.FieldUser && field != transforms.FieldURL {
+		return fmt.Errorf("field %q: want %s, %s or %s", field, transforms.FieldText, transforms.FieldUser, transforms.FieldURL)
 	}
 	return nil
 }
@@ -225,11 +225,7 @@ func termMatcher(terms []string, op Op, field string) func(*schemas.Tweet) bool 
 	groups := queryGroups(terms, field)
 	var toks []transforms.Term
 	return func(t *schemas.Tweet) bool {
-		if field == transforms.FieldUser {
-			toks = transforms.UserTerms(toks[:0], t.UserName, t.ScreenName)
-		} else {
-			toks = transforms.Tokenize(toks[:0], t.Text)
-		}
+		toks = transforms.FieldTerms(toks[:0], t, field)
 		has := func(g []string) bool {
 			for _, w := range g {
 				if !slices.ContainsFunc(toks, func(x transforms.Term) bool { return x.Term == w }) {

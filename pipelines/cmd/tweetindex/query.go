@@ -46,7 +46,7 @@ var questionCommands = []questionCommand{
 	{"count", "", "1. count tweets", 0, (*queryCmd).count},
 	{"count-geo", "[--bbox B]", "2. count geotagged tweets, in a box if given", withBox, (*queryCmd).countGeo},
 	{"series", "[--by minute|hour|day] [--by-lang] [--chart FILE]", "3. tweets per minute, hour or day (every step, 0 when empty), per language with --by-lang; --chart draws it (.svg, .png or .pdf)", withStep, (*queryCmd).series},
-	{"count-term", "--term T [--field text|user]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
+	{"count-term", "--term T [--field text|user|url]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
 	{"geo", "--bbox B [--limit N] [--cursor C] [--format geojson]", "5. geotagged tweets in a box (--format geojson: a FeatureCollection for map tools)", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
 	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
@@ -230,7 +230,7 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	}
 	if qc.flags&(withTerm|withTerms) != 0 {
 		fs.StringVar(&q.term, "term", "", "the term, as the indexer tokenizes: a word, #hashtag, @mention, or part of a user's name")
-		fs.StringVar(&q.field, "field", "text", "the field the term is in: text or user")
+		fs.StringVar(&q.field, "field", "text", "the field the term is in: text, user or url (the host of a link: nytimes.com)")
 	}
 	if qc.flags&withTerms != 0 {
 		fs.StringVar(&q.and, "and", "", "comma-separated terms that must all be in a tweet")
