@@ -171,8 +171,8 @@ func URLHost(u string) string {
 	u = strings.TrimSpace(u)
 	if i := strings.Index(u, "://"); i >= 0 && i < 16 {
 		u = u[i+3:]
-	} else if strings.HasPrefix(u, "//") {
-		u = u[2:]
+	} else {
+		u = strings.TrimPrefix(u, "//")
 	}
 	if i := strings.IndexAny(u, "/?#\\"); i >= 0 {
 		u = u[:i]
