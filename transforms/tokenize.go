@@ -106,22 +106,28 @@ func Tokenize(dst []Term, text string) []Term {
 }
 
 // TokenizeEntities is Tokenize for a text whose hashtags, mentions and
-// cashtags Twitter's entities name, e (schemas.Entities): they are
-// indexed as e gives them ("#WONHO’s" with the entity WONHO is #wonho and
-// wonho), each as Tokenize indexes "#tag", "@name" or "$sym" (with its
-// bare form and its own terms), and the text's own hashtags, mentions
-// and cashtags are skipped; its words are Tokenize's.
+// cashtags Twitter's entities name, e (schemas.Entities): the terms of
+// each, as Tokenize gives them for "#tag", "@name" or "$sym" (the tag,
+// its bare form and its own terms), are the text's too, and a term both
+// give keeps the larger frequency. So every tag the entities name is
+// found under its terms ("#WONHO’s" with the entity WONHO is #wonho and
+// wonho, which Tokenize finds in the text too), and the text's own
+// hashtags, mentions and cashtags stay, when entities leave some out (a
+// truncated text, an archive's retweet).
 func TokenizeEntities(dst []Term, text string, e *schemas.Entities) []Term {
-	t := tokenizer{dst: dst, base: len(dst), cls: classTable(), entities: true}
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
 	t.text(Normalize(text))
-	t.entities = false
+	ents := tokenizer{cls: classTable()}
 	for _, list := range [...]struct {
 		p    string
 		tags []string
 	}{{"#", e.Hashtags}, {"@", e.Mentions}, {"$", e.Cashtags}} {
 		for _, tag := range list.tags {
-			t.text(Normalize(list.p + tag))
+			ents.text(Normalize(list.p + tag))
 		}
+	}
+	for _, x := range ents.dst {
+		t.raise(x.Term, x.Freq)
 	}
 	return t.dst
 }
@@ -291,10 +297,7 @@ type tokenizer struct {
 	slots [slotCount]uint16 // 1 + index in dst[base:], by hash; 0 is empty
 	index map[string]int    // term -> index in dst, past slotCount/2 terms
 	query bool              // QueryTerms: a hashtag or mention gives only itself
-	// entities: the tweet's entities give its hashtags, mentions and
-	// cashtags (TokenizeEntities): text skips those it holds.
-	entities bool
-	skip     string // word: the bare tag already added, not to be added again
+	skip  string            // word: the bare tag already added, not to be added again
 }
 
 const slotCount = 256 // a power of two
@@ -352,6 +355,29 @@ func (t *tokenizer) add(term string) {
 			return
 		}
 	}
+}
+
+// raise records term (capped) with at least freq occurrences: a term
+// already in dst[base:] keeps the larger of its frequency and freq.
+func (t *tokenizer) raise(term string, freq uint32) {
+	term = capTerm(term)
+	k, ok := -1, false
+	if t.index != nil {
+		k, ok = t.index[term]
+	} else {
+		for p := termHash(term) & (slotCount - 1); t.slots[p] != 0; p = (p + 1) & (slotCount - 1) {
+			if i := t.base + int(t.slots[p]) - 1; t.dst[i].Term == term {
+				k, ok = i, true
+				break
+			}
+		}
+	}
+	if !ok {
+		t.add(term) // appended
+		t.dst[len(t.dst)-1].Freq = freq
+		return
+	}
+	t.dst[k].Freq = max(t.dst[k].Freq, freq)
 }
 
 // Rune classes.
@@ -438,9 +464,7 @@ func (t *tokenizer) text(s string) {
 		}
 		if p, _ := t.prefixBefore(s, i); p != 0 {
 			if j, ascii, ok := t.tagEnd(s, i, p); ok {
-				if !t.entities {
-					t.word(s, i, j, ascii, p)
-				}
+				t.word(s, i, j, ascii, p)
 				i = j
 				continue
 			}

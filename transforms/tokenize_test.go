@@ -515,19 +515,26 @@ func TestTwitterHashtagRules(t *testing.T) {
 	}
 }
 
-// TestTokenizeEntities: a tweet's entities give its hashtags, mentions
-// and cashtags, whatever the text makes of them; the text's words stay.
+// TestTokenizeEntities: every hashtag, mention and cashtag a tweet's
+// entities name is indexed, with the terms of its text (which keep theirs
+// when the entities leave some out); a term both give is counted once per
+// occurrence, not twice.
 func TestTokenizeEntities(t *testing.T) {
-	e := &schemas.Entities{Hashtags: []string{"WONHO", "一眼レフ"}, Mentions: []string{"Some_One"}, Cashtags: []string{"AAPL"}}
-	got := TokenizeEntities(nil, "#WONHO’s day with @Some_One #一眼レフ $AAPL #notanentity", e)
-	want := terms("day", 1, "with", 1, "#wonho", 1, "wonho", 1, "#一眼レフ", 1, "一眼レフ", 1, "一眼", 1, "眼レ", 1, "レフ", 1,
-		"@some_one", 1, "some_one", 1, "$aapl", 1, "aapl", 1)
+	e := &schemas.Entities{Hashtags: []string{"WONHO", "一眼レフ", "Cut"}, Mentions: []string{"Some_One"}, Cashtags: []string{"AAPL"}}
+	got := TokenizeEntities(nil, "#WONHO’s day with @Some_One #一眼レフ $AAPL #notanentity #cu…", e)
+	want := terms("#wonho", 1, "wonho", 1, "day", 1, "with", 1, "@some_one", 1, "some_one", 1,
+		"#一眼レフ", 1, "一眼レフ", 1, "一眼", 1, "眼レ", 1, "レフ", 1, "$aapl", 1, "aapl", 1, "#notanentity", 1, "notanentity", 1,
+		"#cu", 1, "cu", 1, "#cut", 1, "cut", 1)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("TokenizeEntities = %v\nwant %v", got, want)
 	}
 	tw := &schemas.Tweet{Text: "#A #A", Entities: &schemas.Entities{Hashtags: []string{"A", "A"}}}
 	if got := TweetTerms(nil, tw); !reflect.DeepEqual(got, terms("#a", 2, "a", 2)) {
 		t.Errorf("TweetTerms of two #A entities = %v, want #a and a twice", got)
+	}
+	tw = &schemas.Tweet{Text: "#WONHO’s and #WONHO", Entities: &schemas.Entities{Hashtags: []string{"WONHO", "WONHO", "WONHO"}}}
+	if got := TweetTerms(nil, tw); !reflect.DeepEqual(got, terms("#wonho", 3, "wonho", 3, "and", 1)) {
+		t.Errorf("TweetTerms with three WONHO entities and two in the text = %v, want the larger count", got)
 	}
 }
 
