@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -274,8 +277,9 @@ func splitRuns(r *rand.Rand, lines []string, tweetIDs []uint64) (first, second [
 // (another created_at for some) and deletions (v1.1 notices and v2
 // events), of ids with and without a time in them, in random orders,
 // files and batch sizes, in one run or two (each line in either, the
-// versions of an id together), into fresh sinks of both kinds: every
-// order leaves the same tables, one raw row per id, none of a deleted id.
+// versions of an id together), or from Kafka (each line to a partition at
+// random), into fresh sinks of both kinds: every order leaves the same
+// tables, one raw row per id, none of a deleted id.
 func TestDeletionsInAnyOrder(t *testing.T) {
 	t.Parallel()
 	trials := 8
@@ -302,9 +306,30 @@ func TestDeletionsInAnyOrder(t *testing.T) {
 						continue
 					}
 					in = shuffle(r, run)
+					cfg.Shards = 1 + r.IntN(4)
+					if trial%4 == 2 {
+						// From Kafka: each line to a partition at random,
+						// read in batches of a random size.
+						topic := fmt.Sprintf("mix%d", trial)
+						addr := kafkatest.StartBroker(t, map[string]int{topic: streamPartitions})
+						parts := make([][][]byte, streamPartitions)
+						for _, f := range slices.Sorted(maps.Keys(in.files)) {
+							for _, l := range in.files[f] {
+								p := r.IntN(streamPartitions)
+								parts[p] = append(parts[p], []byte(l))
+							}
+						}
+						for p, values := range parts {
+							if len(values) > 0 {
+								kafkatest.Produce(t, addr, topic, p, values)
+							}
+						}
+						cfg.Kafka = &kafkaio.Config{Brokers: []string{addr}, Topic: topic, Start: "earliest", Stop: "latest", MaxBatchRecords: in.batch}
+						runPipeline(t, cfg)
+						continue
+					}
 					cfg.Input = writeFiles(t, in.files)
 					cfg.Archive = archiveio.Options{BatchRecords: in.batch}
-					cfg.Shards = 1 + r.IntN(4)
 					runPipeline(t, cfg)
 				}
 				tables := dump()
