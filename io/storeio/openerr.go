@@ -52,20 +52,11 @@ func readError(dir, what string, err error) error {
 		// Pebble's text of it ends in a line of its own; the first
 		// names the file.
 		first, _, _ := strings.Cut(err.Error(), "\n")
-		return damagedError{fmt.Sprintf("store %s: %s: a file of the store is damaged: restore the store from a copy, or index its input again into a new store (%s)", dir, what, first), err}
+		return textError{fmt.Sprintf("store %s: %s: a file of the store is damaged: restore the store from a copy, or index its input again into a new store (%s)", dir, what, first), err}
 	}
 	return fmt.Errorf("store %s: %s: %w", dir, what, err)
 }
 
-// damagedError is readError's error for a damaged file: one line, the
-// error of Pebble wrapped.
-type damagedError struct {
-	msg string
-	err error
-}
-
-func (e damagedError) Error() string { return e.msg }
-func (e damagedError) Unwrap() error { return e.err }
 
 // fatalLine is the line the process ends with when Pebble cannot go on
 // (quietLogger.Fatalf), with what to do.

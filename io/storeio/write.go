@@ -108,7 +108,8 @@ func validUTF8(err error) error {
 	return textError{strings.ToValidUTF8(err.Error(), "?"), err}
 }
 
-// textError is an error with another text.
+// textError is an error with another text (one line, valid UTF-8), the
+// error it stands for wrapped.
 type textError struct {
 	text string
 	err  error
