@@ -57,7 +57,6 @@ func readError(dir, what string, err error) error {
 	return fmt.Errorf("store %s: %s: %w", dir, what, err)
 }
 
-
 // fatalLine is the line the process ends with when Pebble cannot go on
 // (quietLogger.Fatalf), with what to do.
 func fatalLine(msg string) string {

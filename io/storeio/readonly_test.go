@@ -1,12 +1,15 @@
 package storeio
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 
@@ -85,5 +88,56 @@ func TestReaderOfAReadOnlyStore(t *testing.T) {
 		t.Fatal("OpenRead read-only of a store whose load was cut off: no error")
 	} else if !strings.Contains(err.Error(), "open it once where it can be written") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("OpenRead: %v; want one line saying to open it where it can be written", err)
+	}
+}
+
+// TestReaderRunsNoCompaction: a store whose first level holds more files
+// than Pebble lets stand (as two runs of the same days leave it, their
+// tables overlapping) has Pebble compact when a writer opens it, and a
+// writer's Close waits for that; a reader (OpenRead) starts none, so a
+// question does not wait for one when it closes the store.
+func TestReaderRunsNoCompaction(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	o := options(false)
+	o.DisableAutomaticCompactions = true
+	db, err := pebble.Open(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 24 { // L0CompactionThreshold is 16
+		for k := range 10 {
+			if err := db.Set([]byte(fmt.Sprintf("t%03d-%02d", k, i)), []byte("v"), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var begun atomic.Int64
+	compactionBegun = &begun
+	t.Cleanup(func() { compactionBegun = nil })
+	r, err := OpenRead(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := begun.Load(); n != 0 {
+		t.Errorf("a reader began %d compactions, want none", n)
+	}
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if begun.Load() == 0 {
+		t.Error("a writer began no compaction of 24 first-level files: the test's store does not call for one")
 	}
 }
