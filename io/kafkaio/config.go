@@ -1,7 +1,6 @@
 package kafkaio
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -214,11 +213,15 @@ func parsePosition(s string, start bool) (position, error) {
 // committed as its checkpoints are resumed.
 func (c Config) Bounded() bool { return c.Stop != "" && !c.Commit }
 
-// Validate checks the configuration and reports every problem, one line
-// each, saying what to fix.
+// Validate checks the configuration and returns its first problem, in
+// one line saying what to fix.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("kafkaio: "+format, args...)) }
+	var first error // the first problem, which Validate returns
+	bad := func(format string, args ...any) {
+		if first == nil {
+			first = fmt.Errorf("kafkaio: "+format, args...)
+		}
+	}
 
 	if len(c.Brokers) == 0 {
 		bad("no brokers: set Brokers to host:port addresses (--kafka HOST:PORT,...)")
@@ -292,7 +295,7 @@ func (c Config) Validate() error {
 	default:
 		bad("SASL mechanism %q is not plain, scram-sha-256 or scram-sha-512 (--kafka-sasl-mechanism)", c.SASL.Mechanism)
 	}
-	return errors.Join(errs...)
+	return first
 }
 
 // withDefaults returns c with the zero tuning fields set to their defaults.
