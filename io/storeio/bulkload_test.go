@@ -381,10 +381,10 @@ func TestSortedLoadBaseStays(t *testing.T) {
 }
 
 // TestSortedLoadBaseAtFanIn: a load whose run says how much of its input
-// it has read (MergeEarly) and that spills runFanIn runs before it has
-// read MergeEarlyAt of it merges them as its base, rather than into one
+// it has read (MergeEarly) and that spills earlyBaseRuns runs before it
+// has read MergeEarlyAt of it merges them as its base, rather than into one
 // run of the next level (which would be merged again at the end): half
-// way through, the base is the first runFanIn runs or so (the runs after
+// way through, the base is the first earlyBaseRuns runs or so (the runs after
 // it merge into levels as before); the tables hold every cell's last
 // write.
 func TestSortedLoadBaseAtFanIn(t *testing.T) {
@@ -410,9 +410,9 @@ func TestSortedLoadBaseAtFanIn(t *testing.T) {
 	s.sorted.mu.Lock()
 	based, runs, baseRuns := s.sorted.based, len(s.sorted.runs), s.sorted.baseRuns
 	s.sorted.mu.Unlock()
-	if runs <= 2*runFanIn || !based || baseRuns < runFanIn || baseRuns > 2*runFanIn {
+	if runs <= 2*runFanIn || !based || baseRuns < earlyBaseRuns() || baseRuns > 2*runFanIn {
 		t.Fatalf("half way: %d runs, base begun %v with %d runs; want more than %d runs and the base begun with %d to %d (the first runs, not merged into a level)",
-			runs, based, baseRuns, 2*runFanIn, runFanIn, 2*runFanIn)
+			runs, based, baseRuns, 2*runFanIn, earlyBaseRuns(), 2*runFanIn)
 	}
 	write(n/2, n)
 	if _, err := FlushOpen(context.Background(), dir, true); err != nil {
