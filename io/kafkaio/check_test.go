@@ -21,20 +21,12 @@ import (
 // the setting to fix, quickly (nothing is retried).
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
-	ca, err := securetest.NewCA("broker CA")
+	caFile, otherFile := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "other.pem")
+	ca, err := securetest.NewCAFile("broker CA", caFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	caFile := filepath.Join(dir, "ca.pem")
-	if err := ca.WriteCA(caFile); err != nil {
-		t.Fatal(err)
-	}
-	other, err := securetest.NewCA("another CA")
-	if err != nil {
-		t.Fatal(err)
-	}
-	otherFile := filepath.Join(dir, "other.pem")
-	if err := other.WriteCA(otherFile); err != nil {
+	if _, err := securetest.NewCAFile("another CA", otherFile); err != nil {
 		t.Fatal(err)
 	}
 	issue := func(o securetest.Options) tls.Certificate {

@@ -143,12 +143,9 @@ func handshake(t *testing.T, server *tls.Config, client TLS) error {
 // real handshake, and checks that Diagnose names the setting to fix.
 func TestDiagnose(t *testing.T) {
 	p := newPKI(t)
-	other, err := securetest.NewCA("another CA")
-	if err != nil {
-		t.Fatal(err)
-	}
 	otherFile := filepath.Join(p.dir, "other-ca.pem")
-	if err := other.WriteCA(otherFile); err != nil {
+	other, err := securetest.NewCAFile("another CA", otherFile)
+	if err != nil {
 		t.Fatal(err)
 	}
 	expired, err := p.ca.Issue("server", securetest.Options{Hosts: []string{"127.0.0.1"}, NotBefore: time.Now().Add(-48 * time.Hour), NotAfter: time.Now().Add(-24 * time.Hour)})

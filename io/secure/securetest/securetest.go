@@ -131,6 +131,17 @@ func (ca *CA) Pool() *x509.CertPool {
 // WriteCA writes the CA's certificate to path (0644).
 func (ca *CA) WriteCA(path string) error { return os.WriteFile(path, ca.PEM, 0o644) }
 
+// NewCAFile makes a CA named cn (NewCA) and writes its certificate to
+// path (WriteCA): what a test of a client that trusts, or must not trust,
+// a CA's file needs.
+func NewCAFile(cn, path string) (*CA, error) {
+	ca, err := NewCA(cn)
+	if err != nil {
+		return nil, err
+	}
+	return ca, ca.WriteCA(path)
+}
+
 // Write writes the certificate to certPath (0644) and its key to keyPath
 // (0600).
 func (p *Pair) Write(certPath, keyPath string) error {

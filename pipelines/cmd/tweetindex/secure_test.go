@@ -81,19 +81,12 @@ type securedClusters struct {
 func newSecuredClusters(t *testing.T) *securedClusters {
 	t.Helper()
 	s := &securedClusters{dir: t.TempDir()}
-	ca, err := securetest.NewCA("clusters CA")
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := securetest.NewCA("another CA")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s.ca, s.otherCA = filepath.Join(s.dir, "ca.pem"), filepath.Join(s.dir, "other-ca.pem")
-	if err := ca.WriteCA(s.ca); err != nil {
+	ca, err := securetest.NewCAFile("clusters CA", s.ca)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := other.WriteCA(s.otherCA); err != nil {
+	if _, err := securetest.NewCAFile("another CA", s.otherCA); err != nil {
 		t.Fatal(err)
 	}
 	server, err := ca.Issue("server", securetest.Options{Hosts: []string{"127.0.0.1"}})
