@@ -17,7 +17,9 @@ import (
 //     (transforms.DerivedTables), and readers may skip the days without one;
 //   - schemas.AuthorsParam: every raw row comes with its TweetAuthors row
 //     (transforms.RawFn), and questions about users may read that table
-//     alone.
+//     alone;
+//   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
+//     (transforms.DerivedTables), and questions about edges may be asked.
 //
 // A sink indexed before a parameter existed never gets it (later runs
 // write the new rows for their tweets only), and its readers go on as
@@ -40,6 +42,7 @@ func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, e
 	}{
 		{schemas.TableGeo, schemas.MetaRow{Name: schemas.GeoDayMarkersParam, Value: schemas.GeoDayMarkersValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()},
+		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
 	} {
 		empty := true
 		err = s.ScanAll(ctx, p.table, func(_, _ []byte) error {

@@ -178,6 +178,32 @@ need 60 times fewer reads: a choice to revisit if Cassandra reads of long
 ranges matter more than sharing raw_tweets' partitioning).`,
 	})
 
+	// CQLEdges stores TweetEdges.
+	CQLEdges = newCQLTable(&CQLTable{
+		Name:  "tweet_edges",
+		Table: TableEdges,
+		PartitionKey: []CQLColumn{
+			{"type", CQLText},      // retweet, quote, reply, mention or hashtag
+			{"day", CQLDate},       // UTC day of created_at
+			{"bucket", CQLTinyint}, // Murmur2(row key) mod RawBuckets, as raw_tweets
+		},
+		Clustering: []CQLColumn{
+			{"source", CQLText}, // lower-cased screen name or hashtag
+			{"target", CQLText},
+			{"row_key", CQLBlob},
+			{"id", CQLBigint}, // the tweet id, as raw_tweets: one row per stored tweet and edge
+		},
+		Comment: "TweetEdges: (type, day, bucket) -> (source, target, row key, tweet id)",
+		Reason: `Partition (type, day, bucket = murmur2(row key) mod 16), clustered by
+(source, target, row key, tweet id): one row per edge of each stored tweet.
+"Edges of a kind over a range of days" reads 16 partitions a day, each in
+(source, target) order, so the weights of an edge are adjacent rows; the
+edges of one source are a slice. Size: mentions, the most frequent kind, at
+about 1 a tweet and ~50 B a row: crisis 50 M tweets/day / 16 = 150 MB would be
+too large, the 1% stream 5 M / 16 = 16 MB. A crisis store wants more buckets
+(a choice to revisit, as for raw_tweets' minute).`,
+	})
+
 	// CQLTerms stores TermIndex.
 	CQLTerms = newCQLTable(&CQLTable{
 		Name:  "term_index",

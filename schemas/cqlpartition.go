@@ -11,6 +11,7 @@ package schemas
 //	terms        one partition a term, field, hour CQLTermPartition(term, field, hour)
 //	frequency    one partition a day               CQLFrequencyPartition(day)
 //	geotemporal  one partition a spread and day    CQLGeoPartition(spread, day)
+//	edges        RawBuckets partitions a kind and day CQLEdgePartition(kind, day, bucket)
 
 // CQLRawPartition returns the partition of raw tweets created in the
 // minute that holds Unix second sec, bucket b (0 <= b < RawBuckets): also
@@ -30,3 +31,7 @@ func CQLFrequencyPartition(d uint16) []any { return []any{dayTime(d)} }
 // CQLGeoPartition returns the partition of the geotemporal rows of a
 // spread value and day.
 func CQLGeoPartition(spread uint8, d uint16) []any { return []any{int16(spread), dayTime(d)} }
+
+// CQLEdgePartition returns the partition of the edges of kind t on day d,
+// bucket b (0 <= b < RawBuckets).
+func CQLEdgePartition(t EdgeType, d uint16, b int) []any { return []any{t.Name(), dayTime(d), int8(b)} }

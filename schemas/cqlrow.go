@@ -49,6 +49,15 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 			return dst, fmt.Errorf("authors cell %x: language or screen name is not valid UTF-8", c.Key)
 		}
 		return append(dst, minuteTime(r.Key.Seconds()), rawBucket(r.Key), c.Key[:RowKeyLen], int64(r.ID), r.Lang, r.ScreenName), nil
+	case TableEdges:
+		r, err := DecodeEdge(c.Key, c.Value)
+		if err != nil {
+			return dst, fmt.Errorf("edges cell: %w", err)
+		}
+		if !ValidEdgeNode(r.Source) || !ValidEdgeNode(r.Target) {
+			return dst, fmt.Errorf("edges cell %q: source or target is not a valid name", c.Key)
+		}
+		return append(dst, r.Type.Name(), dayTime(Day(r.Key.Seconds())), rawBucket(r.Key), r.Source, r.Target, c.Key[len(c.Key)-RawKeyLen:len(c.Key)-8], int64(r.ID)), nil
 	case TableIdentity:
 		r, err := DecodeIdentity(c.Key, c.Value)
 		if err != nil {
@@ -144,6 +153,13 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 	case TableAuthors:
 		k, kerr := RowKeyFromBytes(asBytes(values[2]))
 		c, err = AuthorRow{Key: k, ID: uint64(asInt(values[3])), Lang: asString(values[4]), ScreenName: asString(values[5])}.Cell(), kerr
+	case TableEdges:
+		k, kerr := RowKeyFromBytes(asBytes(values[5]))
+		typ, ok := EdgeTypeByName(asString(values[0]))
+		if !ok {
+			kerr = errors.Join(kerr, fmt.Errorf("edge type %q unknown", asString(values[0])))
+		}
+		c, err = EdgeRow{Type: typ, Source: asString(values[3]), Target: asString(values[4]), Key: k, ID: uint64(asInt(values[6]))}.Cell(), kerr
 	case TableIdentity:
 		c = Cell{Table: TableIdentity, Key: IdentityKey(uint64(asInt(values[0]))), Value: nonNil(asBytes(values[1]))}
 	case TableTerms:

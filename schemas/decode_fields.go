@@ -15,11 +15,11 @@ type fields struct {
 	createdAt, text, lang, geo, id, entities *fastjson.Value
 
 	// v1.1.
-	idStr, fullText, extended, retweeted, user, coordinates, place *fastjson.Value
+	idStr, fullText, extended, retweeted, quoted, replyToName, user, coordinates, place *fastjson.Value
 
 	// v2 and twarc2.
-	data, includes, errors, meta, authorID, author, noteTweet, referenced *fastjson.Value
-	v2Only                                                                bool // edit_history_tweet_ids, __twarc, ...
+	data, includes, errors, meta, authorID, author, noteTweet, referenced, replyToID, replyToUser *fastjson.Value
+	v2Only                                                                                        bool // edit_history_tweet_ids, __twarc, ...
 
 	// Wrappers.
 	statuses, tweet *fastjson.Value
@@ -48,6 +48,14 @@ func (f *fields) collect(v *fastjson.Value) {
 			f.extended = v
 		case "retweeted_status":
 			f.retweeted = v
+		case "quoted_status":
+			f.quoted = v
+		case "in_reply_to_screen_name":
+			f.replyToName = v
+		case "in_reply_to_user_id":
+			f.replyToID = v
+		case "in_reply_to_user": // twarc2's flattened tweet inlines the user
+			f.replyToUser = v
 		case "entities":
 			f.entities = v
 		case "user":

@@ -85,6 +85,11 @@ var registry = []*TableSpec{
 		Derived: true, BesideRaw: true, BulkSorted: true, Summarized: true,
 		Dump: dumpAuthor, CQL: CQLAuthors, cqlSampleValue: []byte{0},
 	},
+	{
+		Table: TableEdges, Name: "edges",
+		Derived: true, BulkSorted: true, Summarized: true,
+		Dump: dumpEdge, CQL: CQLEdges, cqlSampleValue: []byte{},
+	},
 }
 
 // specs indexes registry by table id.

@@ -26,6 +26,7 @@ func registrySamples() map[Table]Cell {
 		TableMeta:       MetaRow{Name: "param/x", Value: []byte(`{}`)}.Cell(),
 		TableIdentity:   IdentityRow{ID: 7, Key: rk}.Cell(),
 		TableAuthors:    AuthorRow{Key: rk, ID: 7, Lang: "en", ScreenName: "u"}.Cell(),
+		TableEdges:      EdgeRow{Type: EdgeMention, Source: "u", Target: "v", Key: rk, ID: 7}.Cell(),
 	}
 }
 
@@ -115,7 +116,7 @@ func TestRegistry(t *testing.T) {
 			derived = append(derived, s.Name)
 		}
 	}
-	if want := []string{"raw", "terms", "geo", "authors"}; !slices.Equal(derived, want) {
+	if want := []string{"raw", "terms", "geo", "authors", "edges"}; !slices.Equal(derived, want) {
 		t.Errorf("derived tables %q, want %q", derived, want)
 	}
 }

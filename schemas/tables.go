@@ -26,10 +26,11 @@ const (
 	TableMeta       Table = 'm' // index parameters and runs
 	TableIdentity   Table = 'i' // tweet id -> row key of its stored version, or a tombstone
 	TableAuthors    Table = 'u' // TweetAuthors: (row key, tweet id) -> language and screen name
+	TableEdges      Table = 'x' // TweetEdges: (kind, day, source, target, row key, tweet id)
 )
 
 // Tables lists the tables in dump order.
-var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors}
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors, TableEdges}
 
 // Name returns the table's name as the command line spells it
 // (TableSpec.Name).

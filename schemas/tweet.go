@@ -30,6 +30,15 @@ type Tweet struct {
 	// Twitter's entities of the tweet name (see Entities), nil when the
 	// tweet carries none: the term index then finds them in Text.
 	Entities *Entities
+	// QuotedAuthor is the screen name of the quoted tweet's author, when
+	// the tweet quotes one and names its author (v1.1
+	// quoted_status.user.screen_name; v2 the author of the "quoted"
+	// referenced tweet, inlined or in includes).
+	QuotedAuthor string
+	// ReplyTo is the screen name of the user the tweet replies to (v1.1
+	// in_reply_to_screen_name; v2 the user of in_reply_to_user_id in
+	// includes, or the replied-to tweet's author).
+	ReplyTo string
 	// JSON is the stored tweet JSON: for a line or an array element, its
 	// bytes as read; for a tweet out of a v2 page, a single-tweet v2 document
 	// {"data": ..., "includes": ...} built deterministically from the page,

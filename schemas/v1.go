@@ -45,6 +45,10 @@ func normalizeV1(f *fields) (Tweet, string) {
 
 	t.Text = v1Text(f)
 	t.Entities = v1Entities(f)
+	if q := f.quoted; q != nil && q.Type() == fastjson.TypeObject {
+		t.QuotedAuthor = string(q.GetStringBytes("user", "screen_name"))
+	}
+	t.ReplyTo = string(f.replyToName.GetStringBytes())
 	if f.user != nil {
 		t.UserName = string(f.user.GetStringBytes("name"))
 		t.ScreenName = string(f.user.GetStringBytes("screen_name"))

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/valyala/fastjson"
 )
@@ -198,6 +199,8 @@ func normalizeV2(f *fields, inc *includes) (Tweet, string) {
 	}
 	t.Text = v2Text(f, inc)
 	t.Entities = v2Entities(f, inc)
+	t.QuotedAuthor = string(v2AuthorName(v2Referenced(f, inc, "quoted"), inc))
+	t.ReplyTo = string(v2ReplyTo(f, inc))
 	t.Lang = langOf(f.lang)
 	return t, ""
 }
@@ -232,12 +235,40 @@ func v2Retweeted(f *fields, inc *includes) (*fastjson.Value, []byte) {
 		name = inc.user(rt.GetStringBytes("author_id")).GetStringBytes("username")
 	}
 	if len(name) == 0 {
-		name = retweetedName(f.text.GetStringBytes())
+		name = []byte(RetweetedName(string(f.text.GetStringBytes())))
 	}
 	if len(name) == 0 {
 		return nil, nil
 	}
 	return rt, name
+}
+
+// v2AuthorName returns the username of the author of the v2 tweet v
+// (inlined as twarc2 does, or through includes.users), or nil.
+func v2AuthorName(v *fastjson.Value, inc *includes) []byte {
+	if v == nil {
+		return nil
+	}
+	if name := v.GetStringBytes("author", "username"); name != nil {
+		return name
+	}
+	return inc.user(v.GetStringBytes("author_id")).GetStringBytes("username")
+}
+
+// v2ReplyTo returns the username of the user a v2 tweet replies to: the
+// user inlined (twarc2), or the replied-to tweet's author; nil when not a
+// reply or not known. Not the user of in_reply_to_user_id in a page's
+// includes.users: the stored document of a page's tweet keeps only the
+// users of its author and of the tweets it references (buildDocument), and
+// the tweet decoded from it must give what the tweet read gave.
+func v2ReplyTo(f *fields, inc *includes) []byte {
+	if f.replyToID == nil && f.replyToUser == nil {
+		return nil
+	}
+	if name := f.replyToUser.GetStringBytes("username"); name != nil {
+		return name
+	}
+	return v2AuthorName(v2Referenced(f, inc, "replied_to"), inc)
 }
 
 // v2Referenced returns the first tweet of the kind ("retweeted",
@@ -262,15 +293,16 @@ func v2Referenced(f *fields, inc *includes, kind string) *fastjson.Value {
 	return nil
 }
 
-// retweetedName returns the user name in a retweet's "RT @name: ..." text.
-func retweetedName(text []byte) []byte {
-	rest, ok := bytes.CutPrefix(text, []byte("RT @"))
+// RetweetedName returns the user name in a retweet's "RT @name: ..." text
+// (the text the decoder gives a retweet, Tweet.Text), or "".
+func RetweetedName(text string) string {
+	rest, ok := strings.CutPrefix(text, "RT @")
 	if !ok {
-		return nil
+		return ""
 	}
-	i := bytes.IndexByte(rest, ':')
+	i := strings.IndexByte(rest, ':')
 	if i <= 0 {
-		return nil
+		return ""
 	}
 	return rest[:i]
 }

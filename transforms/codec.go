@@ -59,6 +59,8 @@ func (e *encoder) tweet(t *schemas.Tweet) {
 	e.Bytes(t.JSON)
 	e.origin(t.Origin)
 	e.Fixed(t.RowKey[:])
+	e.Str(t.QuotedAuthor)
+	e.Str(t.ReplyTo)
 	if t.Entities == nil {
 		e.Byte(0)
 		return
@@ -89,6 +91,8 @@ func (d *decoder) tweet(t *schemas.Tweet) {
 	t.JSON = d.Bytes()
 	t.Origin = d.origin()
 	d.Fixed(t.RowKey[:])
+	t.QuotedAuthor = d.Str()
+	t.ReplyTo = d.Str()
 	if d.Byte() != 1 {
 		return
 	}

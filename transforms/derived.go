@@ -53,6 +53,7 @@ type DerivedTable struct {
 var derivedTables = []DerivedTable{
 	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }},
 	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: GeoDayMarkers},
+	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }},
 }
 
 // DerivedTables returns the derived tables that DerivedFn writes (every

@@ -15,7 +15,7 @@ import (
 // keeping the rows of deleted tweets.
 func TestRetractionCoversDerivedTables(t *testing.T) {
 	tw := decodeOne(t, `{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"1050118621198921728",`+
-		`"text":"#ApacheFlink and more","lang":"en","user":{"id_str":"1","name":"user1","screen_name":"u1scr"},`+
+		`"text":"#ApacheFlink and #ApacheBeam, said @someone","lang":"en","user":{"id_str":"1","name":"user1","screen_name":"u1scr"},`+
 		`"coordinates":{"type":"Point","coordinates":[20,10.5]}}`)
 	b := TweetBatch{Retracted: []schemas.Tweet{tw}}
 	deleted := map[schemas.Table]int{}

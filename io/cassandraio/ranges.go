@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -103,6 +105,8 @@ var errRange = errors.New("cassandraio: range")
 //	terms        within one term and field (TermPrefix), times as for raw:
 //	             one partition an hour
 //	frequency    bounded by YYYYMMDDhhmm minutes: a slice of each day
+//	edges        within one kind and day (the first 3 key bytes): the
+//	             RawBuckets partitions of that kind and day
 //	geotemporal  within one spread and day (the first 3 key bytes): a
 //	             slice of geohashes of that partition, or the partition
 //	             from start on when end is the prefix followed by 0xff
@@ -131,6 +135,8 @@ func (r *Reader) Scan(ctx context.Context, table schemas.Table, start, end []byt
 		return r.scanFrequency(ctx, start, end, inRange, fn)
 	case table == schemas.TableGeo:
 		return r.scanGeo(ctx, start, end, inRange, fn)
+	case table == schemas.TableEdges:
+		return r.scanEdges(ctx, start, end, inRange, fn)
 	}
 	var cells []schemas.Cell
 	err := r.ScanAll(ctx, table, func(key, value []byte) error {
@@ -165,6 +171,33 @@ func (r *Reader) scanGeo(ctx context.Context, start, end []byte, inRange func(sc
 		return r.ScanPartitionValues(ctx, schemas.TableGeo, pk, emit)
 	}
 	return r.ScanSlice(ctx, schemas.TableGeo, pk, lo, hi, emit)
+}
+
+// scanEdges reads a range of one kind and day of edges (the first
+// schemas.EdgePrefixLen key bytes): the RawBuckets partitions of that kind
+// and day, at once, their rows in the range merged into key order.
+func (r *Reader) scanEdges(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	n := schemas.EdgePrefixLen
+	if len(start) < n || len(end) < n || !bytes.Equal(start[:n], end[:n]) {
+		return fmt.Errorf("%w: an edges range must lie in one kind and day", errRange)
+	}
+	typ, day := schemas.EdgeType(start[0]), binary.BigEndian.Uint16(start[1:3])
+	parts := make([][]schemas.Cell, schemas.RawBuckets)
+	g, gctx := errgroup.WithContext(ctx)
+	for b := range parts {
+		g.Go(func() error {
+			return r.ScanPartitionValues(gctx, schemas.TableEdges, schemas.CQLEdgePartition(typ, day, b), func(c schemas.Cell) error {
+				if inRange(c) {
+					parts[b] = append(parts[b], c)
+				}
+				return nil
+			})
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return emitSorted(slices.Concat(parts...), fn)
 }
 
 // rawLookahead is how many minutes of raw partitions scanMinutes reads

@@ -36,6 +36,7 @@ func TestExactAnswersMatchScan(t *testing.T) {
 		{From: at(n / 5), To: at(n / 5).Add(time.Second)},
 		{From: at(n / 6).Add(-59 * time.Second), To: at(n / 6).Add(61 * time.Second), Lang: "en"},
 	}
+	edgesSeen := map[schemas.EdgeType]int{}
 	for i, f := range filters {
 		want, err := sc.Tweets(ctx, f)
 		if err != nil {
@@ -65,6 +66,20 @@ func TestExactAnswersMatchScan(t *testing.T) {
 		if !slices.Equal(keys, want) {
 			t.Errorf("filter %d: Tweets gives %d tweets, scan %d", i, len(keys), len(want))
 		}
+		for _, typ := range schemas.EdgeTypes() {
+			if f.Lang != "" {
+				break
+			}
+			got, err1 := e.Edges(ctx, f, query.EdgeQuery{Type: typ})
+			want, err2 := sc.Edges(ctx, f, query.EdgeQuery{Type: typ})
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("filter %d: %s edges\n index %v\n  scan %v", i, typ.Name(), got, want)
+			}
+			edgesSeen[typ] += len(want)
+		}
 		for _, step := range []time.Duration{time.Minute, time.Hour} {
 			gs, err1 := e.SeriesBy(ctx, f, step, true)
 			ws, err2 := sc.SeriesBy(ctx, f, step, true)
@@ -78,6 +93,11 @@ func TestExactAnswersMatchScan(t *testing.T) {
 	}
 	if c, _ := e.Count(ctx, filters[0]); c == 0 {
 		t.Error("filter 0 has no tweets: the comparison proves little")
+	}
+	for _, typ := range schemas.EdgeTypes() {
+		if edgesSeen[typ] == 0 {
+			t.Errorf("no %s edge in any range: the comparison proves little", typ.Name())
+		}
 	}
 
 	// Terms as people type them: each must find what the scan finds, and

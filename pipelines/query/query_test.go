@@ -173,6 +173,8 @@ type questions struct {
 	terms   [][2]string // term, field
 	ands    [][]string
 	boxes   []*query.Box
+	// nodes are a node of each kind of edge whose edges are asked for.
+	nodes map[schemas.EdgeType]string
 }
 
 func pickQuestions(t *testing.T, r sink.Reader) questions {
@@ -226,6 +228,20 @@ func pickQuestions(t *testing.T, r sink.Reader) questions {
 	q.terms = append(q.terms, [2]string{"Edge Point", "text"}, [2]string{"EDGE", "text"}, [2]string{"!?", "text"})
 	q.terms = append(q.terms, pickCJK(t, ctx, sc)...)
 	q.ands = append(q.ands, []string{"edge", "far"}, []string{"rt", "the"})
+	// Nodes: the source of the heaviest edge of each kind, and the
+	// target of the tenth, from the scan.
+	q.nodes = map[schemas.EdgeType]string{}
+	for _, typ := range schemas.EdgeTypes() {
+		top, err := sc.Edges(ctx, query.Filter{}, query.EdgeQuery{Type: typ, Top: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top) < 10 {
+			t.Fatalf("%s edges: the scan finds %d: the data needs more", typ.Name(), len(top))
+		}
+		q.nodes[typ] = top[0].Source
+		q.nodes[typ+100] = top[9].Target
+	}
 	// Boxes: around a few indexed points, the world, across the
 	// antimeridian, around the poles.
 	hits, err := sc.Geo(ctx, query.Filter{}, nil)
@@ -413,6 +429,21 @@ func answers(t *testing.T, ctx context.Context, r sink.Reader, q questions, bySc
 				put(fmt.Sprintf("%s7 terms op%d %v", p, op, ts), keys, err)
 			}
 		}
+		for _, typ := range schemas.EdgeTypes() {
+			if f.Lang != "" {
+				break // the edge table holds no language
+			}
+			for _, eq := range []query.EdgeQuery{{Type: typ}, {Type: typ, Node: q.nodes[typ]}, {Type: typ, Node: strings.ToUpper(q.nodes[typ+100]), Top: 3}} {
+				name := fmt.Sprintf("%sedges %s node %q top %d", p, typ.Name(), eq.Node, eq.Top)
+				if byScan {
+					v, err := sc.Edges(ctx, f, eq)
+					put(name, v, err)
+				} else {
+					v, err := e.Edges(ctx, f, eq)
+					put(name, v, err)
+				}
+			}
+		}
 		if byScan {
 			k, err := sc.Tweets(ctx, f)
 			put(p+"6,9 tweets", keysOf(k), err)
@@ -477,7 +508,11 @@ func TestIndexAnswersMatchScan(t *testing.T) {
 	got := answers(t, ctx, r, q, false)
 	diffAnswers(t, want, got, "scan", "index")
 	// The questions must have answers, or the comparison proves little.
-	for _, k := range []string{"f0 1 count", "f0 2,5 geo box 0", "f0 2,5 geo box 5", "f0 2,5 geo box 6", "f0 2,5 geo box 7"} {
+	must := []string{"f0 1 count", "f0 2,5 geo box 0", "f0 2,5 geo box 5", "f0 2,5 geo box 6", "f0 2,5 geo box 7"}
+	for _, typ := range schemas.EdgeTypes() {
+		must = append(must, fmt.Sprintf("f0 edges %s node %q top 0", typ.Name(), ""), fmt.Sprintf("f0 edges %s node %q top 0", typ.Name(), q.nodes[typ]))
+	}
+	for _, k := range must {
 		if v := want[k]; v == "0" || v == "[]" {
 			t.Errorf("%s has an empty answer: pick better questions", k)
 		}
