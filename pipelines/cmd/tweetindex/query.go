@@ -52,6 +52,7 @@ var questionCommands = []questionCommand{
 	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
 	{"users", "[--top N]", "10. distribution of tweets per user; with --top N, the N users with the most tweets", 0, (*queryCmd).users},
+	{"edges", "--type retweet|quote|reply|mention|hashtag [--node NAME] [--top N] [--format gexf|graphml]", "who retweets, quotes, replies to or mentions whom, or which hashtags go together: edges weighted by tweets, most first (gexf, graphml: for Gephi, networkx, igraph)", 0, (*queryCmd).edges},
 	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
 }
 
@@ -89,11 +90,13 @@ type queryCmd struct {
 	byLang         bool
 	chart          string
 	top            int
+	edgeType, node string
 	cursor         string
 	repeat         int
 	seed           uint64
 
 	filter query.Filter
+	edgeQ  query.EdgeQuery // edges
 	box    *query.Box
 	page   query.Page
 	step   time.Duration // --by
@@ -243,6 +246,11 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.name == "users" {
 		fs.IntVar(&q.top, "top", 0, "the N users with the most tweets, with their counts (0: the distribution)")
 	}
+	if qc.name == "edges" {
+		fs.StringVar(&q.edgeType, "type", "", "the kind of edge: "+edgeTypeNames())
+		fs.StringVar(&q.node, "node", "", "only the edges of this user (screen name) or hashtag (without #), as source or target")
+		fs.IntVar(&q.top, "top", 0, "only the N edges of the most tweets (0: all)")
+	}
 	if qc.name == "bench" {
 		fs.IntVar(&q.repeat, "repeat", 3, "answer each question this many times; the fastest time counts")
 		fs.Uint64Var(&q.seed, "seed", 1, "seed of the choice of terms and boxes from the data")
@@ -257,7 +265,11 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	if err := q.sink.checkRead(); err != nil {
 		return err
 	}
-	if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
+	if qc.name == "edges" {
+		if err := q.resolveEdges(); err != nil {
+			return err
+		}
+	} else if q.out, err = newResultWriter(q.format, q.stdout); err != nil {
 		return err
 	}
 	if q.filter.From, err = parseTime("from", q.from); err != nil {
@@ -307,6 +319,9 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	}
 	if qc.name == "users" && q.top < 0 {
 		return fmt.Errorf("--top %d: want 0 (the distribution) or more", q.top)
+	}
+	if qc.name == "edges" && q.lang != "" {
+		return errors.New("--lang is not for edges: the edge table holds no language")
 	}
 	if qc.flags&withStep != 0 {
 		if q.step, err = stepOf(q.by); err != nil {

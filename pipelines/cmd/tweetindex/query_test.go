@@ -245,6 +245,12 @@ func TestQueryFlagErrors(t *testing.T) {
 		{[]string{"series", "--store", store, "--chart", "x.gif"}, "--chart x.gif: want a .svg, .png or .pdf file"},
 		{[]string{"users", "--store", store, "--top", "-1"}, "--top -1: want 0 (the distribution) or more"},
 		{[]string{"count", "--store", store, "--cassandra", "localhost"}, "pass either --store or --cassandra, not both"},
+		{[]string{"edges", "--store", store}, "--type is required: retweet, quote, reply, mention, hashtag"},
+		{[]string{"edges", "--store", store, "--type", "follow"}, `--type "follow": want one of retweet, quote`},
+		{[]string{"edges", "--store", store, "--type", "reply", "--lang", "en"}, "--lang is not for edges"},
+		{[]string{"edges", "--store", store, "--type", "reply", "--top", "-2"}, "--top -2: want 0 (all) or more"},
+		{[]string{"edges", "--store", store, "--type", "reply", "--format", "dot"}, "or for edges gexf or graphml"},
+		{[]string{"count", "--store", store, "--type", "reply"}, "--type is for edges"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer
