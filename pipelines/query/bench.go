@@ -51,7 +51,8 @@ type benchQuestion struct {
 }
 
 // Bench answers the ten questions of the seed thesis (and, as 11, the
-// Or of question 7's terms) from the indexes
+// Or of question 7's terms; as 12 and 13, the retweet and hashtag
+// networks, where the sink has the edge table) from the indexes
 // (with e) and by a full scan of the raw table, on whatever the tables hold, and times
 // both. The ranges are cut from the data's extent (its middle hour, the
 // six and 24 hours around it, all of it); the terms and the box are picked
@@ -237,6 +238,18 @@ func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestio
 			func(ctx context.Context) (string, int64, error) {
 				return scanned(sc.Terms(ctx, all, []string{s.term, s.term2}, Or, "text"))
 			}},
+	}
+	// The network, where the sink has the edge table.
+	if _, ok, err := e.R.Lookup(ctx, schemas.TableMeta, []byte(schemas.EdgesParam)); err != nil {
+		return nil, err
+	} else if ok {
+		edges := func(v []Edge, err error) (string, int64, error) { return fmt.Sprint(v), int64(len(v)), err }
+		for i, typ := range []schemas.EdgeType{schemas.EdgeRetweet, schemas.EdgeHashtag} {
+			q := EdgeQuery{Type: typ}
+			qs = append(qs, benchQuestion{12 + i, typ.Name() + " edges (all)",
+				func(ctx context.Context) (string, int64, error) { return edges(e.Edges(ctx, all, q)) },
+				func(ctx context.Context) (string, int64, error) { return edges(sc.Edges(ctx, all, q)) }})
+		}
 	}
 	return qs, nil
 }
