@@ -43,11 +43,17 @@ type TweetEdge struct {
 //     decoder writes it; an old-style manual retweet too), author -> name;
 //   - quote: author -> the quoted tweet's author (Tweet.QuotedAuthor);
 //   - reply: author -> the user replied to (Tweet.ReplyTo);
-//   - mention: author -> each user the text mentions (its @terms, as the
-//     term index has them), but none for a retweet, whose mentions are its
-//     retweeted author's;
-//   - hashtag: each pair of the tweet's hashtags (its #terms, the first
+//   - mention: author -> each user the tweet mentions, but none for a
+//     retweet, whose mentions are its retweeted author's;
+//   - hashtag: each pair of the tweet's hashtags (the first
 //     MaxEdgeHashtags), the smaller first.
+//
+// Mentions and hashtags are those Twitter's entities name when the tweet
+// carries entities (their terms as the term index has them, EntityTerms),
+// else those the term index finds in the text (its @ and # terms,
+// Tokenize): not the text's when it has entities, which name what
+// Twitter found in it (tokenizing the text again for the few it may
+// leave out would cost a tenth of a run's CPU).
 //
 // Users are lower-cased screen names (Twitter's are case-insensitive), the
 // author's from Tweet.ScreenName; a tweet with no author's name (a personal
@@ -82,10 +88,14 @@ func appendTweetEdges(dst []TweetEdge, terms []Term, tags []string, t *schemas.T
 	if t.ReplyTo != "" {
 		add(schemas.EdgeReply, author, strings.ToLower(t.ReplyTo))
 	}
-	if !strings.ContainsAny(t.Text, "#@＃＠") && t.Entities == nil {
+	switch {
+	case t.Entities != nil:
+		terms = EntityTerms(terms[:0], t.Entities)
+	case strings.ContainsAny(t.Text, "#@＃＠"):
+		terms = Tokenize(terms[:0], t.Text)
+	default:
 		return dst, terms, tags
 	}
-	terms = TweetTerms(terms[:0], t)
 	tags = tags[:0]
 	for _, term := range terms {
 		switch {

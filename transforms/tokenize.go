@@ -117,7 +117,18 @@ func Tokenize(dst []Term, text string) []Term {
 func TokenizeEntities(dst []Term, text string, e *schemas.Entities) []Term {
 	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
 	t.text(Normalize(text))
-	ents := tokenizer{cls: classTable()}
+	for _, x := range EntityTerms(nil, e) {
+		t.raise(x.Term, x.Freq)
+	}
+	return t.dst
+}
+
+// EntityTerms appends to dst the terms of the hashtags, mentions and
+// cashtags that e names, as Tokenize gives them for "#tag", "@name" and
+// "$sym", merged with frequencies: what TokenizeEntities adds to a
+// text's terms.
+func EntityTerms(dst []Term, e *schemas.Entities) []Term {
+	ents := tokenizer{dst: dst, base: len(dst), cls: classTable()}
 	for _, list := range [...]struct {
 		p    string
 		tags []string
@@ -126,10 +137,7 @@ func TokenizeEntities(dst []Term, text string, e *schemas.Entities) []Term {
 			ents.text(Normalize(list.p + tag))
 		}
 	}
-	for _, x := range ents.dst {
-		t.raise(x.Term, x.Freq)
-	}
-	return t.dst
+	return ents.dst
 }
 
 // TweetTerms appends the terms of the text of tw (field FieldText) to dst:
