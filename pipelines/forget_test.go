@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 func TestReadIDList(t *testing.T) {
@@ -70,7 +71,8 @@ func newForgetFixture(t *testing.T) forgetFixture {
 		sec := at.Add(time.Duration(i) * 50 * time.Second) // minutes 12:00, 12:00, 12:01, 12:02
 		id := snowflake(sec, i)
 		f.ids = append(f.ids, id)
-		lines = append(lines, v1Tweet(id, sec, w+" words", float64(10+i), float64(20+i)))
+		// Each tweet makes edges of its own: a mention and a hashtag pair.
+		lines = append(lines, v1Tweet(id, sec, w+" words @"+w+"pal #"+w+" #common", float64(10+i), float64(20+i)))
 	}
 	dir := t.TempDir()
 	f.input = writeLines(t, filepath.Join(dir, "tweets.jsonl"), lines...)
@@ -116,6 +118,12 @@ func (f forgetFixture) check(t *testing.T, cfg Config, dump func() map[string]st
 	}
 	if !strings.Contains(after["terms"], `"term":"staystill"`) {
 		t.Errorf("terms table lost %q of a kept tweet", "staystill")
+	}
+	for _, w := range []string{"forgetme", "vanish", "staystill", "keepone"} {
+		n := strings.Count(after["edges"], `"source":"s","target":"`+w+`pal"`) + strings.Count(after["edges"], `"source":"common","target":"`+w+`"`)
+		if gone := w == "forgetme" || w == "vanish"; gone && n != 0 || !gone && n != 2 {
+			t.Errorf("edges table holds %d edges of %q's tweet (forgotten: %t):\n%s", n, w, gone, after["edges"])
+		}
 	}
 	if n := len(rows(t, after["geo"])); n != 2 {
 		t.Errorf("geo table holds %d rows, want the 2 kept tweets'", n)
@@ -254,7 +262,11 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 	// What a killed stream may leave: raw rows and counting marks, some
 	// term, geo and frequency cells not written.
 	var cells []schemas.Cell
-	for _, table := range []schemas.Table{schemas.TableTerms, schemas.TableGeo, schemas.TableFrequency} {
+	lost := []schemas.Table{schemas.TableFrequency}
+	for _, d := range transforms.DerivedTables() {
+		lost = append(lost, d.Table)
+	}
+	for _, table := range lost {
 		err := tables.Scan(context.Background(), table, nil, nil, func(key, _ []byte) error {
 			cells = append(cells, schemas.Cell{Table: table, Key: bytes.Clone(key), Delete: true})
 			return nil
