@@ -41,10 +41,20 @@ type Ack struct {
 }
 
 // UnitsPerTweet is the units of work of a tweet (or a delete): one for each
-// of the tables whose sink acknowledges it, raw (with identity), terms and
-// geo. (Frequency counts are rebuilt from the raw rows after a crash: see
-// transforms.RawFn.MarkCounting.)
-const UnitsPerTweet = 3
+// of the tables whose sink acknowledges it, the tables derived from stored
+// tweets that are not written beside the raw cell: raw (with identity and
+// authors) and each of transforms.DerivedTables (terms, geo, edges), a step
+// of the graph each. (Frequency counts are rebuilt from the raw rows after
+// a crash: see transforms.RawFn.MarkCounting.)
+var UnitsPerTweet = func() int32 {
+	var n int32
+	for _, s := range registry {
+		if s.Derived && !s.BesideRaw {
+			n++
+		}
+	}
+	return n
+}()
 
 // Cell encodes the acknowledgement as a TableAck cell.
 func (a Ack) Cell() Cell {

@@ -34,3 +34,12 @@ func TestRetractionCoversDerivedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsPerTweet: a tweet's units of work, which a Kafka read waits for
+// before it commits its offset, are one for the raw step and one for each
+// derived table's step (DerivedFn): a new derived table adds one.
+func TestUnitsPerTweet(t *testing.T) {
+	if want := int32(1 + len(DerivedTables())); schemas.UnitsPerTweet != want {
+		t.Errorf("UnitsPerTweet %d, want %d: the raw step and %d derived tables", schemas.UnitsPerTweet, want, len(DerivedTables()))
+	}
+}
