@@ -33,6 +33,10 @@ type TableSpec struct {
 	// Summarized says that the run summary counts the cells written to
 	// the table (Summary.Rows, by Name).
 	Summarized bool
+	// TweetKey returns the row key of the stored tweet a cell of a Derived
+	// table belongs to, from the cell's key (false for a key too short);
+	// nil for the other tables.
+	TweetKey func(key []byte) (RowKey, bool)
 	// Dump decodes a cell of the table into the value that tweetindex
 	// dump encodes (encoding/json) as the row's object in its JSON lines.
 	Dump func(key, value []byte) (any, error)
@@ -48,12 +52,12 @@ type TableSpec struct {
 var registry = []*TableSpec{
 	{
 		Table: TableRaw, Name: "raw",
-		Derived: true, BulkSorted: true, Summarized: true,
+		Derived: true, BulkSorted: true, Summarized: true, TweetKey: leadingRowKey,
 		Dump: dumpRaw, CQL: CQLRaw,
 	},
 	{
 		Table: TableTerms, Name: "terms",
-		Derived: true, BulkSorted: true, Summarized: true,
+		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(0),
 		Dump: dumpTerm, CQL: CQLTerms,
 	},
 	{
@@ -63,7 +67,7 @@ var registry = []*TableSpec{
 	},
 	{
 		Table: TableGeo, Name: "geo",
-		Derived: true, Summarized: true,
+		Derived: true, Summarized: true, TweetKey: trailingRowKey(0),
 		Dump: dumpGeo, CQL: CQLGeo, cqlSampleValue: make([]byte, 8),
 	},
 	{
@@ -82,12 +86,12 @@ var registry = []*TableSpec{
 	},
 	{
 		Table: TableAuthors, Name: "authors",
-		Derived: true, BesideRaw: true, BulkSorted: true, Summarized: true,
+		Derived: true, BesideRaw: true, BulkSorted: true, Summarized: true, TweetKey: leadingRowKey,
 		Dump: dumpAuthor, CQL: CQLAuthors, cqlSampleValue: []byte{0},
 	},
 	{
 		Table: TableEdges, Name: "edges",
-		Derived: true, BulkSorted: true, Summarized: true,
+		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(8),
 		Dump: dumpEdge, CQL: CQLEdges, cqlSampleValue: []byte{},
 	},
 }
@@ -106,3 +110,28 @@ func Registry() []*TableSpec { return registry }
 
 // Spec returns the table's spec, or nil for an unknown table.
 func (t Table) Spec() *TableSpec { return specs[t] }
+
+// leadingRowKey is TableSpec.TweetKey of the tables keyed as the raw
+// table: the row key first.
+func leadingRowKey(key []byte) (RowKey, bool) {
+	var k RowKey
+	if len(key) < RowKeyLen {
+		return k, false
+	}
+	copy(k[:], key)
+	return k, true
+}
+
+// trailingRowKey returns TableSpec.TweetKey of the tables whose keys end
+// with the row key and then n bytes (the terms and geo tables: none; the
+// edge table: the tweet id).
+func trailingRowKey(n int) func(key []byte) (RowKey, bool) {
+	return func(key []byte) (RowKey, bool) {
+		var k RowKey
+		if len(key) < RowKeyLen+n {
+			return k, false
+		}
+		copy(k[:], key[len(key)-n-RowKeyLen:])
+		return k, true
+	}
+}

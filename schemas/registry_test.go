@@ -54,6 +54,9 @@ func checkSpec(s *TableSpec, sample Cell) error {
 	if keyed := bytes.Contains(sample.Key, registrySampleRowKey[:]); s.Derived != keyed {
 		errs = append(errs, fmt.Errorf("Derived is %t, but the key of a cell holds the tweet's row key: %t", s.Derived, keyed))
 	}
+	if k, ok := tweetKeyOf(s, sample.Key); s.Derived != ok || ok && k != registrySampleRowKey {
+		errs = append(errs, fmt.Errorf("TweetKey of a cell: %v, %t; want the tweet's row key for a derived table, none for another", k, ok))
+	}
 	if s.BesideRaw && s.Table == TableRaw {
 		errs = append(errs, errors.New("BesideRaw set on the raw table itself"))
 	}
@@ -144,4 +147,12 @@ func TestCheckSpec(t *testing.T) {
 			t.Errorf("%s: checkSpec passed", broken.name)
 		}
 	}
+}
+
+// tweetKeyOf is spec.TweetKey(key), false without one.
+func tweetKeyOf(s *TableSpec, key []byte) (RowKey, bool) {
+	if s.TweetKey == nil {
+		return RowKey{}, false
+	}
+	return s.TweetKey(key)
 }
