@@ -42,6 +42,7 @@ func TestDamagedStoreOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"dump", "--store", store, "--table", "raw"},
 		{"query", "export", "--store", store},
+		{"check", "--store", store},
 	} {
 		code, _, stderr := runCLI(t, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")

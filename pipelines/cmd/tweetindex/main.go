@@ -50,6 +50,7 @@ Commands:
   query            answer one of the ten questions from the tables
   dump             write a table as JSON lines
   forget           delete tweets by id (a compliance list) from the tables
+  check            hold every table to the stored tweets (--repair: write them back)
   schema           print or apply the Cassandra schema, or copy a keyspace into it
   version          print the version
   help [COMMAND]   print the help of a command
@@ -60,7 +61,7 @@ the whole reference. Exit codes: 0 success, 1 failure, 2 usage error,
 `
 
 // commands are the commands, for "help" and "did you mean".
-var commands = []string{"index", "backfill", "query", "dump", "forget", "schema", "version", "help"}
+var commands = []string{"index", "backfill", "query", "dump", "forget", "check", "schema", "version", "help"}
 
 func main() {
 	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
@@ -102,6 +103,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		err = runDump(args)
 	case "forget":
 		err = runForget(args)
+	case "check":
+		err = runCheck(args)
 	case "schema":
 		err = runSchema(args)
 	case "version":
