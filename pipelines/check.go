@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -61,10 +62,49 @@ const checkExamples = 10
 // checkBatch is how many cells a repair writes at once.
 const checkBatch = 10000
 
+// expected is a cell a stored tweet (id) calls for.
+type expected struct {
+	cell schemas.Cell
+	id   uint64
+}
+
+// seekAll finds the cells of want (sorted by table and key) in the store
+// with one cursor a table, each seek after the one before: far cheaper
+// than a Get each, which sets up an iterator over every level.
+func seekAll(ctx context.Context, st *storeio.Store, want []expected, found [][]byte, ok []bool) error {
+	for len(want) > 0 {
+		table := want[0].cell.Table
+		n := 1
+		for n < len(want) && want[n].cell.Table == table {
+			n++
+		}
+		cur, err := st.NewCursor(ctx, table, want[0].cell.Key, nil)
+		if err != nil {
+			return fmt.Errorf("check: reading %s: %w", table.Name(), err)
+		}
+		for i, e := range want[:n] {
+			if !cur.SeekGE(e.cell.Key) || !bytes.Equal(cur.Key(), e.cell.Key) {
+				continue
+			}
+			v, err := cur.Value()
+			if err != nil {
+				cur.Close()
+				return err
+			}
+			found[i], ok[i] = bytes.Clone(v), true
+		}
+		if err := cur.Close(); err != nil {
+			return err
+		}
+		want, found, ok = want[n:], found[n:], ok[n:]
+	}
+	return nil
+}
+
 // checkTweets is how many stored tweets' cells Check looks up together,
 // checkLookups at a time.
 const (
-	checkTweets  = 1000
+	checkTweets  = 20000
 	checkLookups = 32
 )
 
@@ -134,23 +174,34 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	// The cells the tweets call for, looked up checkLookups at a time
 	// once checkTweets tweets have called for theirs (a Cassandra lookup
 	// is a round trip).
-	type expected struct {
-		cell schemas.Cell
-		id   uint64
-	}
 	var pending []expected
 	lookupAll := func() error {
+		// In key order, each of checkLookups readers a run of neighbouring
+		// keys: a store reads each block once for the many keys it holds.
+		slices.SortFunc(pending, func(a, b expected) int {
+			if a.cell.Table != b.cell.Table {
+				return int(a.cell.Table) - int(b.cell.Table)
+			}
+			return bytes.Compare(a.cell.Key, b.cell.Key)
+		})
 		found := make([][]byte, len(pending))
 		ok := make([]bool, len(pending))
 		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(checkLookups)
-		for i, e := range pending {
+		per := (len(pending) + checkLookups - 1) / checkLookups
+		for lo := 0; lo < len(pending); lo += per {
 			g.Go(func() error {
-				v, o, err := r.Lookup(gctx, e.cell.Table, e.cell.Key)
-				if err != nil {
-					return fmt.Errorf("check: reading %s: %w", e.cell.Table.Name(), err)
+				hi := min(lo+per, len(pending))
+				if st, isStore := r.(*storeio.Store); isStore {
+					return seekAll(gctx, st, pending[lo:hi], found[lo:hi], ok[lo:hi])
 				}
-				found[i], ok[i] = v, o
+				for i := lo; i < hi; i++ {
+					c := pending[i].cell
+					v, o, err := r.Lookup(gctx, c.Table, c.Key)
+					if err != nil {
+						return fmt.Errorf("check: reading %s: %w", c.Table.Name(), err)
+					}
+					found[i], ok[i] = v, o
+				}
 				return nil
 			})
 		}
