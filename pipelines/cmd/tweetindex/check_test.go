@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,10 +18,7 @@ import (
 // nothing again.
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
-	store := filepath.Join(t.TempDir(), "store")
-	if code, _, stderr := runCLI(t, "index", "--input", "../../../testdata/sample/*", "--store", store); code != 0 {
-		t.Fatalf("index: exit %d\n%s", code, stderr)
-	}
+	store := indexSampleStore(t)
 	report := func(args ...string) (int, pipelines.CheckReport, string) {
 		t.Helper()
 		code, stdout, stderr := runCLI(t, append([]string{"check", "--store", store, "--format", "jsonl"}, args...)...)

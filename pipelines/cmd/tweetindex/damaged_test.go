@@ -15,10 +15,7 @@ import (
 // the process with a panic, a trace and exit status 2.
 func TestDamagedStoreOneLine(t *testing.T) {
 	t.Parallel()
-	store := filepath.Join(t.TempDir(), "store")
-	if code, _, stderr := runCLI(t, "index", "--input", "../../../testdata/sample/*", "--store", store); code != 0 {
-		t.Fatalf("index: exit %d\n%s", code, stderr)
-	}
+	store := indexSampleStore(t)
 	files, err := filepath.Glob(filepath.Join(store, "*.sst"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no table files in %s (%v)", store, err)
@@ -50,4 +47,15 @@ func TestDamagedStoreOneLine(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit 1 and one line naming the store and saying a file is damaged", strings.Join(args, " "), code, stderr)
 		}
 	}
+}
+
+// indexSampleStore indexes the sample into a new store of the test's own
+// with the command, and returns the store's directory.
+func indexSampleStore(t *testing.T) string {
+	t.Helper()
+	store := filepath.Join(t.TempDir(), "store")
+	if code, _, stderr := runCLI(t, "index", "--input", "../../../testdata/sample/*", "--store", store); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, stderr)
+	}
+	return store
 }
