@@ -13,6 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
@@ -41,6 +42,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	if err := checkSinkForWorkers(cfg); err != nil {
 		return Summary{}, err
+	}
+	if cfg.Cassandra != nil {
+		if err := cassandraio.CheckTables(ctx, *cfg.Cassandra); err != nil {
+			return Summary{}, err
+		}
 	}
 	tuneForRunner()
 	if cfg.Shards == 0 && workerInProcess() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	gocql "github.com/apache/cassandra-gocql-driver/v2"
 
@@ -140,3 +141,45 @@ var schemaErrors = regexp.MustCompile(`(?i)keyspace .*does not exist|unconfigure
 // is Cassandra saying that the keyspace or one of its tables is missing or
 // is not the project's: what tweetindex schema apply mends.
 func IsSchemaError(msg string) bool { return schemaErrors.MatchString(msg) }
+
+// CheckTables reports, in one line, the project's tables the keyspace of
+// cfg lacks (a keyspace created by an older build, before a table was
+// added), or that the keyspace does not exist: what tweetindex schema
+// apply mends. A run checks before it starts, so that it does not fail
+// at its first write to the missing table. It reads system_schema itself,
+// not the driver's metadata, which an open session refreshes only after
+// a schema change event.
+func CheckTables(ctx context.Context, cfg Config) error {
+	cfg, s, release, err := openSession(cfg)
+	if err != nil {
+		return err
+	}
+	defer release()
+	var name string
+	iter := s.Query("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", cfg.Keyspace).WithContext(ctx).Iter()
+	found := iter.Scan(&name)
+	if err := iter.Close(); err != nil {
+		return fmt.Errorf("reading the schema of keyspace %s: %w", cfg.Keyspace, err)
+	}
+	if !found {
+		return fmt.Errorf("keyspace %s does not exist on %s", cfg.Keyspace, strings.Join(cfg.Hosts, ","))
+	}
+	have := map[string]bool{}
+	iter = s.Query("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", cfg.Keyspace).WithContext(ctx).Iter()
+	for iter.Scan(&name) {
+		have[name] = true
+	}
+	if err := iter.Close(); err != nil {
+		return fmt.Errorf("reading the tables of keyspace %s: %w", cfg.Keyspace, err)
+	}
+	var missing []string
+	for _, ct := range schemas.CQLTables() {
+		if !have[ct.Name] {
+			missing = append(missing, ct.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("keyspace %s has no table %s (made by a build before it): create it with: tweetindex schema apply --cassandra HOSTS --keyspace %s", cfg.Keyspace, strings.Join(missing, ", "), cfg.Keyspace)
+	}
+	return nil
+}
