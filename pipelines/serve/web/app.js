@@ -149,11 +149,28 @@ function drawSeries(rows, step) {
 
 let map, world, points;
 
+// unwrap makes the rings of a polygon that crosses the antimeridian (Fiji,
+// Chukotka) continuous, so that it is not drawn as a band across the map.
+function unwrap(g) {
+  if (!g) return;
+  const polys = g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : [];
+  for (const poly of polys) {
+    for (const ring of poly) {
+      for (let i = 1; i < ring.length; i++) {
+        while (ring[i][0] - ring[i - 1][0] > 180) ring[i][0] -= 360;
+        while (ring[i][0] - ring[i - 1][0] < -180) ring[i][0] += 360;
+      }
+    }
+  }
+}
+
 function initMap() {
   map = L.map("map", { worldCopyJump: true, attributionControl: false }).setView([20, 0], 1);
   points = L.layerGroup().addTo(map);
   return fetch("vendor/countries-110m.json").then((r) => r.json()).then((topo) => {
-    world = L.geoJSON(topojson.feature(topo, topo.objects.countries), {
+    const countries = topojson.feature(topo, topo.objects.countries);
+    countries.features.forEach((f) => unwrap(f.geometry));
+    world = L.geoJSON(countries, {
       style: { color: "#888", weight: 0.5, fillColor: "#f1efe9", fillOpacity: 1 },
     }).addTo(map);
     world.bringToBack();
@@ -208,7 +225,7 @@ async function loadTweets() {
     const tr = body.insertRow();
     tr.insertCell().textContent = r.created_at.replace("T", " ").replace("Z", "");
     tr.insertCell().textContent = r.lang;
-    tr.insertCell().textContent = "@" + r.user;
+    tr.insertCell().textContent = r.user === "" ? "" : "@" + r.user;
     const td = tr.insertCell();
     td.className = "text";
     td.textContent = r.text;
