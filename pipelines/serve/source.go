@@ -61,6 +61,9 @@ func OpenSource(ctx context.Context, cfg SourceConfig) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := g.warm(ctx); err != nil {
+		return nil, err
+	}
 	g.refs = 1
 	s.cur = g
 	return s, nil
@@ -79,11 +82,18 @@ func (s *Source) openGeneration(ctx context.Context) (*generation, error) {
 	} else {
 		g.cassandra = true
 	}
-	if _, _, err := g.engine.Extent(ctx); err != nil {
-		sk.Close()
-		return nil, fmt.Errorf("reading the data's extent: %w", err)
-	}
 	return g, nil
+}
+
+// warm reads the data's extent, so that the first question does not.
+func (g *generation) warm(ctx context.Context) error {
+	if _, _, err := g.engine.Extent(ctx); err != nil {
+		if g.ownsSink {
+			g.sink.Close()
+		}
+		return fmt.Errorf("reading the data's extent: %w", err)
+	}
+	return nil
 }
 
 // acquire returns the current view and the function that releases it.
@@ -127,22 +137,29 @@ func (s *Source) renew(ctx context.Context) error {
 	switch {
 	case cur.cassandra:
 		next = &generation{sink: cur.sink, engine: query.NewEngine(cur.sink.Reader), opened: time.Now(), cassandra: true}
-		if _, _, err := next.engine.Extent(ctx); err != nil {
-			return fmt.Errorf("reading the data's extent: %w", err)
+		if err := next.warm(ctx); err != nil {
+			return err
 		}
 	case cur.snapshot.IsZero():
 		return nil // the store itself: no one else writes it
 	default:
-		if newest, ok := newestSnapshot(s.cfg.Store); ok && !newest.After(cur.snapshot) {
-			return nil
-		}
+		// A newer snapshot, or the store itself once its stream has
+		// ended (its snapshots then go, but for the one read here).
+		newest, ok := newestSnapshot(s.cfg.Store)
+		newer := ok && newest.After(cur.snapshot)
 		g, err := s.openGeneration(ctx)
 		if err != nil {
-			return err
+			if newer {
+				return err
+			}
+			return nil // the stream still holds the store, and has published nothing newer
 		}
 		if !g.snapshot.IsZero() && !g.snapshot.After(cur.snapshot) {
 			g.sink.Close()
 			return nil
+		}
+		if err := g.warm(ctx); err != nil {
+			return err
 		}
 		next = g
 	}

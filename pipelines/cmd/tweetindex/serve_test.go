@@ -41,6 +41,13 @@ func startServe(t testing.TB, store string, cfg serve.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveSource(t, src, cfg)
+}
+
+// serveSource serves the questions of query on src as startServe does; src
+// is closed when the test ends.
+func serveSource(t testing.TB, src *serve.Source, cfg serve.Config) string {
+	t.Helper()
 	srv, err := serve.New(cfg, src, serveQuestions(), nil)
 	if err != nil {
 		src.Close()
