@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"text/tabwriter"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tweetindex/tweetindex/pipelines/serve"
 )
@@ -24,6 +27,8 @@ var (
 	benchServeStore   = flag.String("serve.store", "", "BenchmarkServeLoad: the store to ask (make bench-serve indexes one)")
 	benchServeClients = flag.Int("serve.clients", 50, "BenchmarkServeLoad: concurrent clients")
 	benchServeSeed    = flag.Uint64("serve.seed", 1, "BenchmarkServeLoad: seed of the questions' choice and parameters")
+	benchServeSlots   = flag.Int("serve.inflight", 0, "BenchmarkServeLoad: the server's --max-inflight (0: its default)")
+	benchServeOnly    = flag.String("serve.questions", "", "BenchmarkServeLoad: ask only the questions of the mix whose names match this regular expression")
 )
 
 // loadQuestion is a kind of request of the load benchmark: path returns
@@ -44,9 +49,19 @@ func BenchmarkServeLoad(b *testing.B) {
 		b.Skip("set -serve.store DIR, the store to ask (make bench-serve indexes one)")
 	}
 	clients := *benchServeClients
-	base := startServe(b, *benchServeStore, serve.Config{MaxInFlight: clients, Timeout: 5 * time.Minute})
+	base := startServe(b, *benchServeStore, serve.Config{MaxInFlight: *benchServeSlots, Timeout: 5 * time.Minute})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients, MaxIdleConnsPerHost: clients}}
 	mix := loadMix(b, client, base)
+	if *benchServeOnly != "" {
+		re, err := regexp.Compile(*benchServeOnly)
+		if err != nil {
+			b.Fatalf("-serve.questions: %v", err)
+		}
+		mix = slices.DeleteFunc(mix, func(q loadQuestion) bool { return !re.MatchString(q.name) })
+		if len(mix) == 0 {
+			b.Fatalf("-serve.questions %q matches no question of the mix", *benchServeOnly)
+		}
+	}
 	for _, q := range mix { // once each, unmeasured: caches as a server that has run a while has them
 		r := rand.New(rand.NewPCG(*benchServeSeed, 0))
 		if _, err := fetch(client, base+q.path(r)); err != nil {
@@ -93,8 +108,15 @@ func BenchmarkServeLoad(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
+	if b.N < len(mix) {
+		return // the first, probing run of the benchmark
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%d clients, %d requests in %s: %.0f requests/s\n", clients, b.N, elapsed.Round(time.Millisecond), float64(b.N)/elapsed.Seconds())
+	slots := *benchServeSlots
+	if slots == 0 {
+		slots = serve.Defaults.MaxInFlight
+	}
+	fmt.Fprintf(tw, "%d clients, %d answered at once, %d requests in %s: %.0f requests/s\n", clients, slots, b.N, elapsed.Round(time.Millisecond), float64(b.N)/elapsed.Seconds())
 	fmt.Fprintln(tw, "question\trequests\tp50 ms\tp99 ms\tmax ms\t")
 	for i, ds := range per {
 		if len(ds) == 0 {
@@ -160,7 +182,7 @@ func loadMix(b *testing.B, c *http.Client, base string) []loadQuestion {
 	freq := map[string]int{}
 	for _, r := range rows("/api/tweets?limit=400") {
 		for _, w := range strings.Fields(strings.ToLower(r["text"].(string))) {
-			if len(w) >= 4 && !strings.ContainsAny(w, "/:.,!?\"'") {
+			if utf8.RuneCountInString(w) >= 4 && !strings.ContainsFunc(w, func(c rune) bool { return !unicode.IsLetter(c) }) {
 				freq[w]++
 			}
 		}
