@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -226,13 +225,4 @@ func (h *heldWriter) Close() error {
 	h.send(true)
 	_, err := h.w.Write(h.buf)
 	return err
-}
-
-// formatsOf lists a question's formats for a message.
-func formatsOf(q Question) string {
-	fs := slices.Clone(q.Formats)
-	if len(fs) == 1 {
-		return fs[0]
-	}
-	return strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1]
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -157,13 +156,4 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		err = serr
 	}
 	return err
-}
-
-// Questions returns the names of the questions served.
-func (s *Server) Questions() []string {
-	var names []string
-	for _, q := range s.questions {
-		names = append(names, q.Name)
-	}
-	return slices.Clip(names)
 }
