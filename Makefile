@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build tools run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow
+.PHONY: all build tools run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow web-vendor bench-serve
 
 all: build
 
@@ -131,6 +131,50 @@ demo-stream: build
 	$(GO) build -o bin/devbroker ./pipelines/cmd/devbroker
 	rm -rf $(DEMO_STORE)
 	./bin/devbroker demo -bin $(BIN) -store $(DEMO_STORE) $(SAMPLE)
+
+## bench-serve: index $(BENCHS_N) generated tweets over $(BENCHS_SPAN) into $(BENCHS_DIR)/store (once; kept
+## for the next run), then $(BENCHS_CLIENTS) concurrent clients ask $(BENCHS_REQUESTS) questions of a mix
+## through tweetindex serve's API: requests/s, and p50/p99 per question. Not part of make test.
+BENCHS_N        ?= 1000000
+BENCHS_SPAN     ?= 24h
+BENCHS_DIR      ?= .tweetindex/benchs-$(BENCHS_N)
+BENCHS_CLIENTS  ?= 50
+BENCHS_REQUESTS ?= 5000
+bench-serve: build
+	@if [ ! -f $(BENCHS_DIR)/indexed ]; then \
+	  set -e; rm -rf $(BENCHS_DIR); \
+	  $(GO) run ./testdata/gen bench -n $(BENCHS_N) -seed 4242 -span $(BENCHS_SPAN) -gzip -out $(BENCHS_DIR)/input; \
+	  ./$(BIN) index --input '$(BENCHS_DIR)/input/*.jsonl.gz' --store $(BENCHS_DIR)/store; \
+	  rm -rf $(BENCHS_DIR)/input; touch $(BENCHS_DIR)/indexed; \
+	fi
+	$(GO) test -run '^$$' -bench '^BenchmarkServeLoad$$' -benchtime $(BENCHS_REQUESTS)x -timeout 60m ./pipelines/cmd/tweetindex/ \
+	  -args -serve.store=$(abspath $(BENCHS_DIR))/store -serve.clients=$(BENCHS_CLIENTS)
+
+## web-vendor: fetch the packages the web page of tweetindex serve loads from npm, at the versions
+## pinned here, and write their minified files and licenses into $(WEB_VENDOR) (committed and
+## embedded in the binary: make run and make test need only Go, the page no network). Needs npm.
+WEB_VENDOR          := pipelines/serve/web/vendor
+LEAFLET_VERSION     ?= 1.9.4
+TOPOJSON_VERSION    ?= 3.1.0
+WORLD_ATLAS_VERSION ?= 2.0.2
+web-vendor:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  (cd "$$tmp" && npm pack --silent leaflet@$(LEAFLET_VERSION) topojson-client@$(TOPOJSON_VERSION) world-atlas@$(WORLD_ATLAS_VERSION) > /dev/null); \
+	  for p in leaflet-$(LEAFLET_VERSION) topojson-client-$(TOPOJSON_VERSION) world-atlas-$(WORLD_ATLAS_VERSION); do \
+	    mkdir -p "$$tmp/$$p" && tar -xzf "$$tmp/$$p.tgz" -C "$$tmp/$$p"; done; \
+	  rm -rf $(WEB_VENDOR) && mkdir -p $(WEB_VENDOR); \
+	  cp "$$tmp/leaflet-$(LEAFLET_VERSION)/package/dist/leaflet.js" "$$tmp/leaflet-$(LEAFLET_VERSION)/package/dist/leaflet.css" $(WEB_VENDOR)/; \
+	  cp "$$tmp/leaflet-$(LEAFLET_VERSION)/package/LICENSE" $(WEB_VENDOR)/LICENSE-leaflet; \
+	  cp "$$tmp/topojson-client-$(TOPOJSON_VERSION)/package/dist/topojson-client.min.js" $(WEB_VENDOR)/; \
+	  cp "$$tmp/topojson-client-$(TOPOJSON_VERSION)/package/LICENSE" $(WEB_VENDOR)/LICENSE-topojson-client; \
+	  cp "$$tmp/world-atlas-$(WORLD_ATLAS_VERSION)/package/countries-110m.json" $(WEB_VENDOR)/; \
+	  cp "$$tmp/world-atlas-$(WORLD_ATLAS_VERSION)/package/LICENSE" $(WEB_VENDOR)/LICENSE-world-atlas; \
+	  { echo "Written by make web-vendor from npm; embedded in tweetindex serve."; \
+	    echo "leaflet $(LEAFLET_VERSION): leaflet.js, leaflet.css (BSD-2-Clause, LICENSE-leaflet)"; \
+	    echo "topojson-client $(TOPOJSON_VERSION): topojson-client.min.js (ISC, LICENSE-topojson-client)"; \
+	    echo "world-atlas $(WORLD_ATLAS_VERSION): countries-110m.json, Natural Earth 1:110m countries (ISC, LICENSE-world-atlas; Natural Earth is public domain)"; \
+	    echo; echo "sha256 of the npm tarballs:"; (cd "$$tmp" && sha256sum *.tgz); } > $(WEB_VENDOR)/README; \
+	  ls -l $(WEB_VENDOR)
 
 ## sample: regenerate the committed sample (deterministic).
 sample:

@@ -28,7 +28,9 @@ type Filter struct {
 	PlaceCentres bool
 }
 
-// Engine answers questions from the indexes of one sink.
+// Engine answers questions from the indexes of one sink. It is safe for
+// concurrent use (tweetindex serve asks many questions of one engine); its
+// knobs are set before the first question.
 type Engine struct {
 	// R reads the tables.
 	R sink.Reader
@@ -41,6 +43,8 @@ type Engine struct {
 
 	extentFrom, extentTo time.Time // the data's extent, read once
 	collideState                   // the row keys recorded as collisions, read once
+
+	extentMu sync.Mutex // guards extentFrom, extentTo
 
 	authorsMu                    sync.Mutex // AuthorsIndexed, read once
 	authorsKnown, authorsIndexed bool
@@ -90,6 +94,8 @@ func ceilMinute(sec int64) int64 { return -floorMinute(-sec) }
 // Extent returns the minutes the tables hold tweets of, [first, last+1
 // minute), from the frequency table. Both are zero for empty tables.
 func (e *Engine) Extent(ctx context.Context) (from, to time.Time, err error) {
+	e.extentMu.Lock()
+	defer e.extentMu.Unlock()
 	if !e.extentFrom.IsZero() {
 		return e.extentFrom, e.extentTo, nil
 	}

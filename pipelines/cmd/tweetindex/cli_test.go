@@ -89,7 +89,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"indx"}, `unknown command "indx" (want index, backfill, query, dump, forget, schema or version); did you mean index?`},
+		{[]string{"indx"}, `unknown command "indx" (want index, backfill, query, serve, dump, forget, schema or version); did you mean index?`},
 		{[]string{"help", "nope"}, `unknown command "nope"`},
 		{[]string{"--store", dir}, "name a command first"},
 		{[]string{"index", "--dry-run"}, "unknown flag --dry-run; did you mean --dry_run (a Beam flag: Dry run)?"},

@@ -25,7 +25,7 @@ func TestEveryFlagDocumented(t *testing.T) {
 		}
 		docs.Write(b)
 	}
-	cmds := [][]string{{"index"}, {"backfill"}, {"backfill", "status"}, {"dump"}, {"forget"}, {"check"}, {"schema", "apply"}}
+	cmds := [][]string{{"index"}, {"backfill"}, {"backfill", "status"}, {"serve"}, {"dump"}, {"forget"}, {"check"}, {"schema", "apply"}}
 	for _, qc := range questionCommands {
 		cmds = append(cmds, []string{"query", qc.name})
 	}

@@ -6,6 +6,7 @@
 //	tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS ...)
 //	tweetindex backfill status (--store DIR | --cassandra HOSTS) [--from T1] [--to T2] [--by minute|hour|day] [--format table|jsonl]
 //	tweetindex query    QUESTION (--store DIR | --cassandra HOSTS ...) [--from T1] [--to T2] [--lang L]
+//	tweetindex serve    (--store DIR | --cassandra HOSTS ...) [--addr 127.0.0.1:8080]
 //	tweetindex dump     (--store DIR | --cassandra HOSTS) --table raw|terms|frequency|geo|deadletter|meta|identity|authors
 //	tweetindex forget   --ids FILE (--store DIR | --cassandra HOSTS ...) [--format table|jsonl]
 //	tweetindex schema   print|apply|copy [--cassandra HOSTS] [--keyspace K] [--replication R] [--from-keyspace K2]
@@ -48,6 +49,7 @@ Commands:
   backfill         index exactly the tweets of a time range, from an archive or Kafka
   backfill status  which time ranges the recorded runs cover (exit 3 if any is not covered)
   query            answer one of the ten questions from the tables
+  serve            answer the questions over HTTP (JSON, OpenAPI, metrics) and a web page
   dump             write a table as JSON lines
   forget           delete tweets by id (a compliance list) from the tables
   check            hold every table to the stored tweets (--repair: write them back)
@@ -61,7 +63,7 @@ the whole reference. Exit codes: 0 success, 1 failure, 2 usage error,
 `
 
 // commands are the commands, for "help" and "did you mean".
-var commands = []string{"index", "backfill", "query", "dump", "forget", "check", "schema", "version", "help"}
+var commands = []string{"index", "backfill", "query", "serve", "dump", "forget", "check", "schema", "version", "help"}
 
 func main() {
 	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
@@ -99,6 +101,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		err = runBackfill(args)
 	case "query":
 		err = runQuery(args)
+	case "serve":
+		err = runServe(args)
 	case "dump":
 		err = runDump(args)
 	case "forget":
@@ -159,7 +163,7 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 }
 
 func unknownCommand(cmd string) error {
-	msg := fmt.Sprintf("unknown command %q (want index, backfill, query, dump, forget, schema or version)", cmd)
+	msg := fmt.Sprintf("unknown command %q (want index, backfill, query, serve, dump, forget, schema or version)", cmd)
 	if s := suggestWord(cmd, commands); s != "" {
 		msg += "; did you mean " + s + "?"
 	}

@@ -144,6 +144,9 @@ func askQuestion(args []string, qi int, qc questionCommand, stdoutW, stderr io.W
 	if err := c.parseNoArgs(without(args, qi)); err != nil {
 		return err
 	}
+	if err := q.sink.checkRead(); err != nil {
+		return asUsage(err)
+	}
 	if err := q.resolveFlags(qc); err != nil {
 		return asUsage(err)
 	}
@@ -257,14 +260,13 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	}
 }
 
-// resolveFlags checks and parses the flags into the filter, box, page,
-// step and terms, and makes the output's writer: every mistake in them is
-// found before the store is opened (a usage error).
+// resolveFlags checks and parses the question's flags (those of the
+// tables aside: sinkFlags.checkRead) into the filter, box, page, step and
+// terms, and makes the output's writer: every mistake in them is found
+// before the store is opened (a usage error). tweetindex serve resolves
+// a request's parameters with it too.
 func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	var err error
-	if err := q.sink.checkRead(); err != nil {
-		return err
-	}
 	if qc.name == "edges" {
 		if err := q.resolveEdges(); err != nil {
 			return err
