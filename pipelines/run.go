@@ -11,9 +11,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/sink"
-	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
