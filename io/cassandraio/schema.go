@@ -156,7 +156,7 @@ func CheckTables(ctx context.Context, cfg Config) error {
 	}
 	defer release()
 	var name string
-	iter := s.Query("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", cfg.Keyspace).WithContext(ctx).Iter()
+	iter := s.Query("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?", cfg.Keyspace).IterContext(ctx)
 	found := iter.Scan(&name)
 	if err := iter.Close(); err != nil {
 		return fmt.Errorf("reading the schema of keyspace %s: %w", cfg.Keyspace, err)
@@ -165,7 +165,7 @@ func CheckTables(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("keyspace %s does not exist on %s", cfg.Keyspace, strings.Join(cfg.Hosts, ","))
 	}
 	have := map[string]bool{}
-	iter = s.Query("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", cfg.Keyspace).WithContext(ctx).Iter()
+	iter = s.Query("SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", cfg.Keyspace).IterContext(ctx)
 	for iter.Scan(&name) {
 		have[name] = true
 	}
