@@ -317,14 +317,14 @@ func waitBacklog(ctx context.Context, sent int) bool {
 var onPause func()
 
 // resumed returns how a checkpointing read's step that ended with out
-// asks to be resumed, if it does: at once after a checkpoint, after
-// flow.BacklogPause when the run's backlog is full.
+// asks to be resumed, if it does: at once, after a checkpoint and when the
+// run's backlog is full (the step ends its bundle, which passes its
+// records on; the next step waits for the backlog to drain, woken when
+// it does: waitBacklog).
 func resumed(out outcome) (sdf.ProcessContinuation, bool) {
 	switch out {
-	case checkpoint:
+	case checkpoint, backlogged:
 		return sdf.ResumeProcessingIn(0), true
-	case backlogged:
-		return sdf.ResumeProcessingIn(flow.BacklogPause), true
 	}
 	return nil, false
 }
