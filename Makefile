@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build tools run test test-short fuzz bench bench-scale check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow web-vendor bench-serve
+.PHONY: all build tools run test test-short fuzz bench bench-scale bench-paths check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow web-vendor bench-serve
 
 all: build
 
@@ -78,6 +78,17 @@ BENCH_SHAPES ?= 1000000@1h,1000000@720h,3000000@72h
 BENCH_INCREMENTAL ?= 1000000@240h
 bench-scale: build
 	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES) -bench.incremental=$(BENCH_INCREMENTAL)
+
+## bench-paths: the paths data teams run, on the same $(BENCH_N) generated tweets (the tweets of
+## make bench): files and a bounded Kafka read (bin/devbroker, 4 partitions) into the embedded store,
+## files into Cassandra (bin/devcql) in process and through a prism job server with the Go SDK's
+## worker pool (workers in other processes, as on Flink). One table: wall, tweets/s, CPU microseconds
+## a tweet of each process (devcql and devbroker apart), peak RSS, and whether the path's tables equal
+## the in-process file run's; then rows, requests and bytes a tweet written to Cassandra.
+## BENCH_PATHS picks paths (files-store always runs: the reference). Not part of make test.
+BENCH_PATHS ?= files-store,kafka-store,files-cassandra,pool-cassandra
+bench-paths: build
+	$(GO) test -run '^$$' -bench BenchmarkPaths -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N) -bench.paths=$(BENCH_PATHS)
 
 ## check-expected: compare a store that generated tweets were indexed into, and its run's summary,
 ## with the generator's expectations (DATA/EXPECTED.json): the summary's counts, the rows of the raw,

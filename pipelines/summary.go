@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms/flow"
 )
@@ -47,7 +49,12 @@ type Summary struct {
 	// they are not regular files, which reading could wait on for ever.
 	SkippedFiles []string         `json:"skipped_files,omitempty"`
 	Rows         map[string]int64 `json:"rows"`
-	Seconds      float64          `json:"seconds"`
+	// Cassandra counts what the Cassandra sink had acknowledged
+	// (cassandraio's counters without their "cassandra_" prefix:
+	// rows_written, requests, batches, retries); empty for the embedded
+	// store.
+	Cassandra map[string]int64 `json:"cassandra,omitempty"`
+	Seconds   float64          `json:"seconds"`
 	// TweetsPerSec is Read over Seconds; for a stream whose workers run in
 	// this process, over ActiveSeconds.
 	TweetsPerSec float64 `json:"tweets_per_second"`
@@ -109,6 +116,14 @@ func summaryFromCounters(counters map[string]int64, elapsed time.Duration) Summa
 		Notices:      counters[flow.CounterNotices],
 		Rows:         map[string]int64{},
 		Seconds:      elapsed.Seconds(),
+	}
+	for _, name := range []string{cassandraio.CounterRowsWritten, cassandraio.CounterRequests, cassandraio.CounterBatches, cassandraio.CounterRetries} {
+		if n := counters[name]; n > 0 {
+			if s.Cassandra == nil {
+				s.Cassandra = map[string]int64{}
+			}
+			s.Cassandra[strings.TrimPrefix(name, "cassandra_")] = n
+		}
 	}
 	for k := schemas.SkipKind(0); k < schemas.NumSkipKinds; k++ {
 		if n := counters[flow.SkippedCounterName(k)]; n > 0 {

@@ -40,14 +40,26 @@ type Config struct {
 	ProtocolVersion int
 	// NumConns is the number of connections per host (default 2).
 	NumConns int
-	// MaxBatchRows and MaxBatchBytes bound one write request: rows of one
-	// partition are sent together as an UNLOGGED batch of at most this
-	// many rows and bytes of cell keys and values plus 32 bytes a row (a
-	// row larger than MaxBatchBytes goes alone; defaults 64 rows, 64 KiB).
-	// Single-partition batches are exempt from Cassandra's
+	// MaxBatchRows and MaxBatchBytes bound the rows of one partition in a
+	// write request: they are sent together as an UNLOGGED batch of at
+	// most this many rows and bytes of cell keys and values plus 32 bytes
+	// a row (a row larger than MaxBatchBytes goes alone; defaults 64 rows,
+	// 64 KiB). Single-partition batches are exempt from Cassandra's
 	// batch_size_fail_threshold (CASSANDRA-10876).
 	MaxBatchRows  int
 	MaxBatchBytes int
+	// MaxMultiPartitionBytes bounds a request that holds rows of several
+	// partitions, all owned by one node (the first replica of their
+	// tokens), which the token-aware policy sends to that node (default
+	// 40 KiB, under Cassandra's batch_size_fail_threshold, 50 KiB by
+	// default; Cassandra logs a warning, at most once a minute, for such
+	// batches over batch_size_warn_threshold, 5 KiB, or of more than
+	// unlogged_batch_across_partitions_warn_threshold partitions, 10).
+	MaxMultiPartitionBytes int
+	// SinglePartitionRequests, when true, sends every request with the
+	// rows of one partition only, as writers before token-aware batching
+	// did (four to ten times the requests).
+	SinglePartitionRequests bool
 	// MaxBufferedBytes is how many bytes of rows may wait to fill a batch;
 	// past it every pending partition is sent (default 16 MiB).
 	MaxBufferedBytes int
@@ -103,21 +115,22 @@ func settingName(err error) string {
 // DefaultConfig returns the defaults, with the given contact points.
 func DefaultConfig(hosts ...string) Config {
 	return Config{
-		Hosts:            hosts,
-		Keyspace:         "tweetindex",
-		Consistency:      "LOCAL_QUORUM",
-		Timeout:          12 * time.Second,
-		ConnectTimeout:   10 * time.Second,
-		ProtocolVersion:  4,
-		NumConns:         2,
-		MaxBatchRows:     64,
-		MaxBatchBytes:    64 << 10,
-		MaxBufferedBytes: 16 << 20,
-		MaxInFlight:      64,
-		MaxRetries:       10,
-		MinBackoff:       100 * time.Millisecond,
-		MaxBackoff:       10 * time.Second,
-		PageSize:         5000,
+		Hosts:                  hosts,
+		Keyspace:               "tweetindex",
+		Consistency:            "LOCAL_QUORUM",
+		Timeout:                12 * time.Second,
+		ConnectTimeout:         10 * time.Second,
+		ProtocolVersion:        4,
+		NumConns:               2,
+		MaxBatchRows:           64,
+		MaxBatchBytes:          64 << 10,
+		MaxMultiPartitionBytes: 40 << 10,
+		MaxBufferedBytes:       16 << 20,
+		MaxInFlight:            64,
+		MaxRetries:             10,
+		MinBackoff:             100 * time.Millisecond,
+		MaxBackoff:             10 * time.Second,
+		PageSize:               5000,
 	}
 }
 
@@ -160,6 +173,7 @@ func (c Config) WithDefaults() Config {
 	defInt(&c.NumConns, d.NumConns)
 	defInt(&c.MaxBatchRows, d.MaxBatchRows)
 	defInt(&c.MaxBatchBytes, d.MaxBatchBytes)
+	defInt(&c.MaxMultiPartitionBytes, d.MaxMultiPartitionBytes)
 	defInt(&c.MaxBufferedBytes, d.MaxBufferedBytes)
 	defInt(&c.MaxInFlight, d.MaxInFlight)
 	defInt(&c.PageSize, d.PageSize)
@@ -203,7 +217,7 @@ func (c Config) Validate() error {
 		return bad("timeouts must be positive")
 	case c.ProtocolVersion < 3 || c.ProtocolVersion > 5:
 		return bad("protocol version %d: want 3, 4 or 5", c.ProtocolVersion)
-	case c.NumConns < 0 || c.MaxBatchRows < 0 || c.MaxBatchBytes < 0 || c.MaxBufferedBytes < 0 || c.MaxInFlight < 0 || c.PageSize < 0:
+	case c.NumConns < 0 || c.MaxBatchRows < 0 || c.MaxBatchBytes < 0 || c.MaxMultiPartitionBytes < 0 || c.MaxBufferedBytes < 0 || c.MaxInFlight < 0 || c.PageSize < 0:
 		return bad("connections, batch, buffer, in-flight and page sizes must be positive")
 	case c.MaxBatchRows > 65535:
 		return bad("max batch rows %d: a batch holds at most 65535 statements", c.MaxBatchRows)

@@ -19,8 +19,10 @@
 //	cassandraio.Write(s, cfg, cells) // cells: PCollection of []schemas.Cell
 //
 // Write groups the rows of a bundle by partition into UNLOGGED batches of
-// bounded size (one partition per request, sent to a replica of it by
-// token-aware routing), keeps a bounded number of requests in flight,
+// bounded size: a partition's full batch is sent at once, and the
+// partitions pending at the bundle's end go together, those one node owns
+// (their tokens' first replica) in one batch sent to that node by
+// token-aware routing. It keeps a bounded number of requests in flight,
 // retries requests that failed with a write timeout, unavailable,
 // overloaded or bootstrapping error, a client timeout or a lost connection,
 // with exponential backoff, and finishes a bundle only once every row of it

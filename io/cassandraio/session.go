@@ -105,7 +105,10 @@ func newSession(cfg Config) (*gocql.Session, error) {
 	cl.Consistency = cfg.consistency()
 	// Send each request to a replica of its partition; the statements are
 	// prepared, so the driver knows which bind values form the partition key.
-	cl.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
+	// A request of the Writer holds partitions that one node owns (their
+	// first replica), and the driver routes a batch by its first statement:
+	// replicas are tried in ring order, so that node coordinates it.
+	cl.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy(), gocql.DoNotShuffleReplicas())
 	// Token-aware routing needs only the keyspaces' replication.
 	cl.Metadata.CacheMode = gocql.KeyspaceOnly
 	// Retries are the Writer's (counted, with backoff), not the driver's.

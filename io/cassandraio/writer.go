@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,8 +17,12 @@ import (
 )
 
 // Writer writes cells to the tables of a keyspace. It groups the rows of
-// each partition into one request (an INSERT for one row, an UNLOGGED
-// batch for more, bounded by Config.MaxBatchRows and MaxBatchBytes), keeps
+// each partition (bounded by Config.MaxBatchRows and MaxBatchBytes), and
+// sends the partitions that one node owns together (its first replica,
+// from the partition key's Murmur3 token and the ring the driver knows),
+// several partitions to a request up to Config.MaxBatchRows and
+// MaxMultiPartitionBytes: an INSERT for one row, an UNLOGGED batch for
+// more, which the token-aware policy sends to that node. It keeps
 // at most Config.MaxInFlight requests in flight, and retries a request
 // that failed with a retriable error (see Config.MaxRetries) with
 // exponential backoff. Flush returns once every row written so far is
@@ -46,6 +53,14 @@ type Writer struct {
 	groups   map[string]*group
 	buffered int
 	key      []byte
+	ring     *ring  // nil: every partition counts as one node's
+	token    []byte // scratch: a routing key
+	vals     []any  // scratch: a row's bind values
+
+	// Slabs the bind values of pending rows are cut from (encode).
+	anySlab   []any
+	valueSlab []cqlValue
+	arena     []byte
 
 	sem chan struct{}
 	wg  sync.WaitGroup
@@ -60,10 +75,31 @@ type Writer struct {
 // group is the pending rows of one partition.
 type group struct {
 	table schemas.Table
-	keys  [][]byte // cell keys, to keep one row per key
-	rows  [][]any  // insert bind values, TTL last; or delete bind values (the primary key)
-	del   []bool   // whether each row is a delete
+	owner int32 // the node that owns the partition (ring.owner)
+	rows  []row // one per cell key
 	bytes int
+}
+
+// row is a pending row, or the delete of one.
+type row struct {
+	hash uint64 // of key, compared first
+	key  []byte // the cell's key
+	vals []any  // insert bind values, TTL last; or delete bind values (the primary key)
+	del  bool
+}
+
+// request is what one write request holds: the rows of one or more
+// partitions, which one node owns.
+type request struct {
+	groups []*group
+	rows   int
+	bytes  int
+}
+
+func (r *request) add(g *group) {
+	r.groups = append(r.groups, g)
+	r.rows += len(g.rows)
+	r.bytes += g.bytes
 }
 
 // rowOverhead approximates the per-row bytes of a request beyond the
@@ -97,6 +133,9 @@ func newWriter(cfg Config, s *gocql.Session, release func()) *Writer {
 		groups:  map[string]*group{},
 		sem:     make(chan struct{}, cfg.MaxInFlight),
 	}
+	if !cfg.SinglePartitionRequests {
+		w.ring = ringOf(s.GetHosts())
+	}
 	for _, t := range schemas.CQLTables() {
 		w.inserts[t.Table] = schemas.CQLInsertStatement(cfg.Keyspace, t).Text
 		w.deletes[t.Table] = schemas.CQLDeleteStatement(cfg.Keyspace, t).Text
@@ -114,38 +153,38 @@ func (w *Writer) Write(ctx context.Context, cells []schemas.Cell) error {
 	}
 	for i := range cells {
 		c := &cells[i]
-		var vals []any
 		var err error
 		if c.Delete {
-			vals, err = schemas.CQLKeyValues(make([]any, 0, 8), c.Table, c.Key)
+			w.vals, err = schemas.CQLKeyValues(w.vals[:0], c.Table, c.Key)
 		} else {
-			vals, err = schemas.CQLValues(make([]any, 0, 8), *c)
-			vals = append(vals, w.ttl)
+			w.vals, err = schemas.CQLValues(w.vals[:0], *c)
+			w.vals = append(w.vals, w.ttl)
 		}
 		if err != nil {
 			return fmt.Errorf("cassandraio: %w", err)
 		}
-		w.key = schemas.AppendCQLPartition(w.key[:0], *c, vals)
+		w.key = schemas.AppendCQLPartition(w.key[:0], *c, w.vals)
 		g := w.groups[string(w.key)]
 		if g == nil {
-			g = &group{table: c.Table}
+			g = &group{table: c.Table, owner: w.owner(c.Table, w.vals)}
 			w.groups[string(w.key)] = g
 		}
+		vals := w.encode(c.Table, w.vals)
 		size := len(c.Key) + len(c.Value) + rowOverhead
 		if len(g.rows) > 0 && g.bytes+size > w.cfg.MaxBatchBytes && !g.has(c.Key) {
 			// The row would overflow the batch: send the batch first.
 			w.buffered -= g.bytes
-			if err := w.send(ctx, g); err != nil {
+			if err := w.sendGroup(ctx, g); err != nil {
 				return err
 			}
-			g = &group{table: c.Table}
+			g = &group{table: c.Table, owner: g.owner}
 			w.groups[string(w.key)] = g
 		}
 		w.buffered += g.add(c.Key, vals, c.Delete, size)
 		if len(g.rows) >= w.cfg.MaxBatchRows || g.bytes >= w.cfg.MaxBatchBytes {
 			delete(w.groups, string(w.key))
 			w.buffered -= g.bytes
-			if err := w.send(ctx, g); err != nil {
+			if err := w.sendGroup(ctx, g); err != nil {
 				return err
 			}
 		}
@@ -157,27 +196,100 @@ func (w *Writer) Write(ctx context.Context, cells []schemas.Cell) error {
 }
 
 // has reports whether the group holds a row of key.
-func (g *group) has(key []byte) bool { return g.index(key) >= 0 }
+func (g *group) has(key []byte) bool { return g.index(key, maphash.Bytes(keySeed, key)) >= 0 }
 
-func (g *group) index(key []byte) int {
-	for i, k := range g.keys {
-		if bytes.Equal(k, key) {
+// keySeed hashes the keys of a group's rows.
+var keySeed = maphash.MakeSeed()
+
+// index returns the row of key (whose hash is h), or -1. Keys of one
+// partition share a long prefix (a term's, a minute's), so their hashes
+// are compared first.
+func (g *group) index(key []byte, h uint64) int {
+	for i := range g.rows {
+		if r := &g.rows[i]; r.hash == h && bytes.Equal(r.key, key) {
 			return i
 		}
 	}
 	return -1
 }
 
+// cqlValue is a bind value already in the CQL native protocol's form:
+// the driver sends its bytes as they are (gocql.Marshaler).
+type cqlValue struct{ b []byte }
+
+// MarshalCQL returns the value's bytes (never nil, which would be null).
+func (v *cqlValue) MarshalCQL(gocql.TypeInfo) ([]byte, error) {
+	if v.b == nil {
+		return []byte{}, nil
+	}
+	return v.b, nil
+}
+
+// slabSize is how many values a slab holds, arenaSize how many bytes.
+const (
+	slabSize  = 4096
+	arenaSize = 64 << 10
+)
+
+// encode returns a row's bind values (schemas.CQLValues or CQLKeyValues
+// of a cell of table t, then the TTL for an insert) in the protocol's
+// form, cut from the Writer's slabs: blobs refer to the cell's bytes,
+// the other values are written into an arena. The driver then marshals
+// nothing: one allocation per many rows instead of several per value.
+func (w *Writer) encode(t schemas.Table, vals []any) []any {
+	cols := schemas.CQLTableOf(t).Columns()
+	n := len(vals)
+	if cap(w.anySlab)-len(w.anySlab) < n {
+		w.anySlab = make([]any, 0, slabSize)
+		w.valueSlab = make([]cqlValue, 0, slabSize)
+	}
+	at := len(w.anySlab)
+	out := w.anySlab[at : at+n : at+n]
+	vs := w.valueSlab[at : at+n : at+n]
+	w.anySlab, w.valueSlab = w.anySlab[:at+n], w.valueSlab[:at+n]
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok {
+			vs[i].b = b
+		} else {
+			need := 8
+			if s, ok := v.(string); ok {
+				need = len(s)
+			}
+			if cap(w.arena)-len(w.arena) < need {
+				w.arena = make([]byte, 0, max(arenaSize, need))
+			}
+			typ := schemas.CQLInt // the TTL, after the columns
+			if i < len(cols) {
+				typ = cols[i].Type
+			}
+			from := len(w.arena)
+			w.arena = appendCQLValue(w.arena, typ, v)
+			vs[i].b = w.arena[from:len(w.arena):len(w.arena)]
+		}
+		out[i] = &vs[i]
+	}
+	return out
+}
+
+// owner returns the node that owns the partition of a row of table t
+// whose bind values are vals.
+func (w *Writer) owner(t schemas.Table, vals []any) int32 {
+	if w.ring == nil {
+		return 0
+	}
+	w.token = appendRoutingKey(w.token[:0], schemas.CQLTableOf(t), vals)
+	return w.ring.owner(murmur3Token(w.token))
+}
+
 // add adds a row (or the delete of one), replacing an earlier row of the
 // same key; it returns the change in bytes.
 func (g *group) add(key []byte, vals []any, del bool, size int) int {
-	if i := g.index(key); i >= 0 {
-		g.rows[i], g.del[i] = vals, del
+	h := maphash.Bytes(keySeed, key)
+	if i := g.index(key, h); i >= 0 {
+		g.rows[i].vals, g.rows[i].del = vals, del
 		return 0
 	}
-	g.keys = append(g.keys, key)
-	g.rows = append(g.rows, vals)
-	g.del = append(g.del, del)
+	g.rows = append(g.rows, row{hash: h, key: key, vals: vals, del: del})
 	g.bytes += size
 	return size
 }
@@ -248,10 +360,14 @@ func (w *Writer) Stats() WriterStats {
 	return st
 }
 
+// maxStatements is the most statements a batch holds (the protocol's
+// count is a short).
+const maxStatements = 65535
+
+// sendAll sends every pending partition (pack).
 func (w *Writer) sendAll(ctx context.Context) error {
-	for k, g := range w.groups {
-		delete(w.groups, k)
-		if err := w.send(ctx, g); err != nil {
+	for _, r := range w.pack() {
+		if err := w.send(ctx, r); err != nil {
 			return err
 		}
 	}
@@ -259,8 +375,44 @@ func (w *Writer) sendAll(ctx context.Context) error {
 	return nil
 }
 
-// send starts the request of a group once a slot is free.
-func (w *Writer) send(ctx context.Context, g *group) error {
+// pack takes every pending partition and returns the requests that send
+// them: those one node owns together, several to a request, up to
+// MaxMultiPartitionBytes; a partition of that size or more goes alone.
+func (w *Writer) pack() []*request {
+	var out []*request
+	pending := map[int32]*request{}
+	for k, g := range w.groups {
+		delete(w.groups, k)
+		if w.cfg.SinglePartitionRequests || g.bytes >= w.cfg.MaxMultiPartitionBytes {
+			out = append(out, &request{groups: []*group{g}, rows: len(g.rows), bytes: g.bytes})
+			continue
+		}
+		r := pending[g.owner]
+		if r != nil && (r.rows+len(g.rows) > maxStatements || r.bytes+g.bytes > w.cfg.MaxMultiPartitionBytes) {
+			out = append(out, r)
+			r = nil
+		}
+		if r == nil {
+			r = &request{}
+			pending[g.owner] = r
+		}
+		r.add(g)
+	}
+	for _, r := range pending {
+		out = append(out, r)
+	}
+	return out
+}
+
+// sendGroup sends a partition's rows as a request of their own.
+func (w *Writer) sendGroup(ctx context.Context, g *group) error {
+	r := &request{}
+	r.add(g)
+	return w.send(ctx, r)
+}
+
+// send starts a request once a slot is free.
+func (w *Writer) send(ctx context.Context, r *request) error {
 	if err := w.failure(); err != nil {
 		return err
 	}
@@ -276,52 +428,70 @@ func (w *Writer) send(ctx context.Context, g *group) error {
 			<-w.sem
 			w.wg.Done()
 		}()
-		if err := w.execute(g, ts); err != nil {
+		if err := w.execute(r, ts); err != nil {
 			w.fail(err)
 		}
 	}()
 	return nil
 }
 
-// execute sends a group's request, retrying retriable failures.
-func (w *Writer) execute(g *group, ts int64) error {
+// execute sends a request, retrying retriable failures.
+func (w *Writer) execute(r *request, ts int64) error {
 	for attempt := 0; ; attempt++ {
-		err := w.exec1(g, ts)
+		err := w.exec1(r, ts)
 		if err == nil {
-			n := int64(len(g.rows))
-			w.rows.Add(n)
-			w.tableRows[g.table].Add(n)
+			w.rows.Add(int64(r.rows))
+			for _, g := range r.groups {
+				w.tableRows[g.table].Add(int64(len(g.rows)))
+			}
 			w.requests.Add(1)
-			if n > 1 {
+			if r.rows > 1 {
 				w.batches.Add(1)
 			}
 			return nil
 		}
 		if !retriable(err) || attempt >= w.cfg.MaxRetries || w.ctx.Err() != nil {
-			return fmt.Errorf("cassandraio: writing %d rows of one %s partition failed after %d attempt(s): %w",
-				len(g.rows), schemas.CQLTableOf(g.table).Name, attempt+1, err)
+			return fmt.Errorf("cassandraio: writing %s failed after %d attempt(s): %w", r, attempt+1, err)
 		}
 		w.retries.Add(1)
 		if err := sleep(w.ctx, backoff(attempt, w.cfg.MinBackoff, w.cfg.MaxBackoff)); err != nil {
-			return fmt.Errorf("cassandraio: writing %d rows of one %s partition: canceled while retrying: %w",
-				len(g.rows), schemas.CQLTableOf(g.table).Name, err)
+			return fmt.Errorf("cassandraio: writing %s: canceled while retrying: %w", r, err)
 		}
 	}
 }
 
-func (w *Writer) exec1(g *group, ts int64) error {
-	text := func(i int) string {
-		if g.del[i] {
+// String says what a request writes: "3 rows of one raw_tweets
+// partition", "70 rows of 12 partitions of term_index, tweet_identity".
+func (r *request) String() string {
+	var names []string
+	for _, g := range r.groups {
+		if n := schemas.CQLTableOf(g.table).Name; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(r.groups) == 1 {
+		return fmt.Sprintf("%d rows of one %s partition", r.rows, names[0])
+	}
+	return fmt.Sprintf("%d rows of %d partitions of %s", r.rows, len(r.groups), strings.Join(names, ", "))
+}
+
+func (w *Writer) exec1(r *request, ts int64) error {
+	text := func(g *group, i int) string {
+		if g.rows[i].del {
 			return w.deletes[g.table]
 		}
 		return w.inserts[g.table]
 	}
-	if len(g.rows) == 1 {
-		return w.session.Query(text(0), g.rows[0]...).Consistency(w.cl).WithTimestamp(ts).Idempotent(true).ExecContext(w.ctx)
+	if r.rows == 1 {
+		g := r.groups[0]
+		return w.session.Query(text(g, 0), g.rows[0].vals...).Consistency(w.cl).WithTimestamp(ts).Idempotent(true).ExecContext(w.ctx)
 	}
 	b := w.session.Batch(gocql.UnloggedBatch).Consistency(w.cl).WithTimestamp(ts)
-	for i, r := range g.rows {
-		b.Query(text(i), r...)
+	b.Entries = make([]gocql.BatchEntry, 0, r.rows)
+	for _, g := range r.groups {
+		for i := range g.rows {
+			b.Query(text(g, i), g.rows[i].vals...)
+		}
 	}
 	return b.ExecContext(w.ctx)
 }

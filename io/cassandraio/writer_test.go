@@ -258,10 +258,10 @@ func TestFlushWaitsForAcknowledgement(t *testing.T) {
 }
 
 func TestWriterBoundsRequestsInFlight(t *testing.T) {
-	tg := newServerTarget(t, func(c *Config) { c.MaxInFlight = 3 })
+	tg := newServerTarget(t, func(c *Config) { c.MaxInFlight = 3; c.SinglePartitionRequests = true })
 	tg.srv.InjectFault(cassandratest.Fault{Kind: cassandratest.Slow, Count: -1, Delay: 10 * time.Millisecond})
 	var cells []schemas.Cell
-	for i := 0; i < 60; i++ { // 60 partitions: 60 requests
+	for i := 0; i < 60; i++ { // 60 partitions, one request each: 60 requests
 		cells = append(cells, schemas.MetaRow{Name: fmt.Sprint("n", i), Value: []byte("{}")}.Cell())
 	}
 	if _, err := writeAll(t, tg.cfg, cells); err != nil {
@@ -272,8 +272,9 @@ func TestWriterBoundsRequestsInFlight(t *testing.T) {
 	}
 }
 
-func TestWriterGroupsByPartition(t *testing.T) {
-	tg := newServerTarget(t, func(c *Config) { c.MaxBatchRows = 64; c.MaxBatchBytes = 16 << 10 })
+// groupingCells returns three term partitions (10, 130 and 1 rows), five
+// metadata partitions and 20 raw tweets of 4000 bytes in one partition.
+func groupingCells() []schemas.Cell {
 	var cells []schemas.Cell
 	at := time.Date(2018, 10, 10, 20, 0, 0, 0, time.UTC).Unix()
 	for i, n := range []int{10, 130, 1} { // three term partitions
@@ -295,7 +296,12 @@ func TestWriterGroupsByPartition(t *testing.T) {
 			raw = append(raw, schemas.RawRow{Key: k, JSON: js}.Cell())
 		}
 	}
-	cells = append(cells, raw...)
+	return append(cells, raw...)
+}
+
+func TestWriterGroupsByPartition(t *testing.T) {
+	tg := newServerTarget(t, func(c *Config) { c.MaxBatchRows = 64; c.MaxBatchBytes = 16 << 10; c.SinglePartitionRequests = true })
+	cells := groupingCells()
 	st, err := writeAll(t, tg.cfg, cells)
 	if err != nil {
 		t.Fatal(err)
@@ -309,6 +315,87 @@ func TestWriterGroupsByPartition(t *testing.T) {
 		t.Errorf("server received %d BATCH requests, want 9", got)
 	}
 	checkServer(t, tg, expected(cells))
+}
+
+// TestWriterPacksPartitions: the partitions pending at a flush go
+// together, several to a request, up to MaxMultiPartitionBytes; a full
+// partition, or one of that size, goes alone.
+func TestWriterPacksPartitions(t *testing.T) {
+	tg := newServerTarget(t, func(c *Config) { c.MaxBatchRows = 64; c.MaxBatchBytes = 16 << 10; c.MaxMultiPartitionBytes = 8 << 10 })
+	cells := groupingCells()
+	st, err := writeAll(t, tg.cfg, cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sent full while writing: 2 term batches of 64 and 4 raw batches of
+	// 4. At the flush: the last 4 raw tweets (16 KB) alone, and the 13
+	// other term rows and the 5 metadata rows (7 partitions, 2 KB) in one
+	// batch.
+	if st.Requests != 8 || st.Batches != 8 || st.Rows != int64(len(cells)) {
+		t.Errorf("requests, batches, rows = %d, %d, %d; want 8, 8, %d", st.Requests, st.Batches, st.Rows, len(cells))
+	}
+	if got := tg.srv.Stats().Batches; got != 8 {
+		t.Errorf("server received %d BATCH requests, want 8", got)
+	}
+	checkServer(t, tg, expected(cells))
+}
+
+// TestWriterPacksByOwner: with a ring of several nodes, a request holds
+// only partitions that one node owns, no more bytes than
+// MaxMultiPartitionBytes unless it is one partition's, and every pending
+// row goes in exactly one request.
+func TestWriterPacksByOwner(t *testing.T) {
+	cfg := DefaultConfig("127.0.0.1").WithDefaults()
+	cfg.MaxMultiPartitionBytes = 2 << 10
+	w := &Writer{cfg: cfg, groups: map[string]*group{}, ttl: 0}
+	w.ring = newRing([]hostTokens{
+		{"org.apache.cassandra.dht.Murmur3Partitioner", []string{"-6000000000000000000", "1000000000000000000"}},
+		{"org.apache.cassandra.dht.Murmur3Partitioner", []string{"-2000000000000000000", "5000000000000000000"}},
+		{"", []string{"3000000000000000000", "8000000000000000000"}},
+	})
+	if w.ring == nil {
+		t.Fatal("no ring")
+	}
+	cells := testCells(50, 3)
+	owners := map[int32]int{}
+	for _, c := range cells {
+		vals, err := schemas.CQLValues(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals = append(vals, w.ttl)
+		key := string(schemas.AppendCQLPartition(nil, c, vals))
+		g := w.groups[key]
+		if g == nil {
+			g = &group{table: c.Table, owner: w.owner(c.Table, vals)}
+			w.groups[key] = g
+			owners[g.owner]++
+		}
+		g.add(c.Key, w.encode(c.Table, vals), false, len(c.Key)+len(c.Value)+rowOverhead)
+	}
+	if len(owners) != 3 {
+		t.Fatalf("partitions by owner: %v, want partitions on each of the 3 nodes", owners)
+	}
+	seen := map[*group]bool{}
+	rows := 0
+	for _, r := range w.pack() {
+		for _, g := range r.groups {
+			if g.owner != r.groups[0].owner {
+				t.Errorf("request %s holds partitions of nodes %d and %d", r, r.groups[0].owner, g.owner)
+			}
+			if seen[g] {
+				t.Errorf("partition in two requests")
+			}
+			seen[g] = true
+			rows += len(g.rows)
+		}
+		if len(r.groups) > 1 && r.bytes > cfg.MaxMultiPartitionBytes {
+			t.Errorf("request %s: %d bytes, more than %d", r, r.bytes, cfg.MaxMultiPartitionBytes)
+		}
+	}
+	if len(w.groups) != 0 || rows != len(cells) {
+		t.Errorf("pack left %d partitions and took %d rows of %d", len(w.groups), rows, len(cells))
+	}
 }
 
 func TestWriterConsistencyAndTTL(t *testing.T) {

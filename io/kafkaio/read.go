@@ -65,11 +65,11 @@ func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
 	parts := beam.ParDo(s.Scope("ListPartitions"), &listPartitionsFn{Config: cfg}, beam.Impulse(s))
 	switch {
 	case cfg.Bounded() && cfg.Paced:
-		return beam.ParDo(s.Scope("ReadPartitions"), &pacedReadFn{boundedReadFn{readBaseFn{Config: cfg}}}, parts), nil
+		return beam.ParDo(s.Scope("ReadPartitions"), &pacedReadFn{boundedReadFn: boundedReadFn{readBaseFn{Config: cfg}}}, parts), nil
 	case cfg.Bounded():
 		return beam.ParDo(s.Scope("ReadPartitions"), &boundedReadFn{readBaseFn{Config: cfg}}, parts), nil
 	}
-	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{readBaseFn{Config: cfg}}, parts), nil
+	return beam.ParDo(s.Scope("ReadPartitions"), &readFn{readBaseFn: readBaseFn{Config: cfg}}, parts), nil
 }
 
 // readFn is the splittable DoFn of an unbounded read, and of a read that
@@ -87,6 +87,15 @@ func TryRead(s beam.Scope, cfg Config) (beam.PCollection, error) {
 // a read that ends (at Stop, or drained) checkpoints once more first.
 type readFn struct {
 	readBaseFn
+	bundleSent
+}
+
+// bundleSent counts the records a checkpointing read's bundle has
+// emitted: prism passes them on only when the bundle ends, so a read that
+// waits for the run's backlog in that bundle must not wait on them
+// (flow.WaitBacklog's sent). A bundle may hold several partitions' reads.
+type bundleSent struct {
+	sent int
 }
 
 // readBaseFn is what readFn and boundedReadFn share, as textio's readBaseFn
@@ -156,12 +165,15 @@ func (f *readFn) WatermarkEstimatorState(we *watermarkEstimator) watermarkState 
 	return we.snapshot()
 }
 
+// StartBundle counts the bundle's records from zero.
+func (f *readFn) StartBundle(_ func(beam.EventTime, []schemas.Record)) { f.sent = 0 }
+
 // ProcessElement commits the offsets before the restriction (with Commit),
 // then reads the partition from there for at most CheckpointInterval and
 // asks to be resumed: at once if records are flowing, after PollInterval
 // if the partition is caught up.
 func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
-	if !waitBacklog(ctx) {
+	if !waitBacklog(ctx, f.sent) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	s := f.r.newState(p, rt, we, emit)
@@ -170,6 +182,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 		f.r.commit(ctx, p, s.next)
 	}
 	out, err := f.r.read(ctx, s, time.Now().Add(f.r.cfg.CheckpointInterval))
+	f.sent += s.emitted
 	if err != nil {
 		return sdf.StopProcessing(), err
 	}
@@ -246,19 +259,24 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 // s and 751 MB.
 type pacedReadFn struct {
 	boundedReadFn
+	bundleSent
 }
+
+// StartBundle counts the bundle's records from zero.
+func (f *pacedReadFn) StartBundle(_ func(beam.EventTime, []schemas.Record)) { f.sent = 0 }
 
 // ProcessElement reads the partition's range for at most
 // CheckpointInterval, or until the run's backlog is full, and asks to be
 // resumed; it ends the read at the end of the range, or at the stop time
 // once the partition is caught up after it.
 func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, p partitionRead, emit func(beam.EventTime, []schemas.Record)) (sdf.ProcessContinuation, error) {
-	if !waitBacklog(ctx) {
+	if !waitBacklog(ctx, f.sent) {
 		return sdf.ResumeProcessingIn(flow.BacklogPause), nil
 	}
 	s := f.r.newState(p, rt, nil, emit)
 	s.paced = true
 	out, err := f.r.read(ctx, s, time.Now().Add(f.r.cfg.CheckpointInterval))
+	f.sent += s.emitted
 	if err != nil {
 		return sdf.StopProcessing(), err
 	}
@@ -281,9 +299,11 @@ func (f *pacedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 // waitBacklog is the first thing of a checkpointing read's step: it
 // waits for the run's backlog to drain (flow.WaitBacklog) while the step
 // has read nothing, and reports whether the step reads; if not, the step
-// ends its bundle, to be resumed after flow.BacklogPause.
-func waitBacklog(ctx context.Context) bool {
-	if flow.WaitBacklog(ctx, flow.BacklogWait, 0) {
+// ends its bundle, to be resumed after flow.BacklogPause. sent is how
+// many records the bundle's earlier steps emitted: they count in the
+// backlog, and only the bundle's end passes them on.
+func waitBacklog(ctx context.Context, sent int) bool {
+	if flow.WaitBacklog(ctx, flow.BacklogWait, sent) {
 		return true
 	}
 	if onPause != nil {
@@ -297,14 +317,14 @@ func waitBacklog(ctx context.Context) bool {
 var onPause func()
 
 // resumed returns how a checkpointing read's step that ended with out
-// asks to be resumed, if it does: at once after a checkpoint, after
-// flow.BacklogPause when the run's backlog is full.
+// asks to be resumed, if it does: at once, after a checkpoint and when the
+// run's backlog is full (the step ends its bundle, which passes its
+// records on; the next step waits for the backlog to drain, woken when
+// it does: waitBacklog).
 func resumed(out outcome) (sdf.ProcessContinuation, bool) {
 	switch out {
-	case checkpoint:
+	case checkpoint, backlogged:
 		return sdf.ResumeProcessingIn(0), true
-	case backlogged:
-		return sdf.ResumeProcessingIn(flow.BacklogPause), true
 	}
 	return nil, false
 }

@@ -96,6 +96,7 @@ type readState struct {
 	// its offsets across calls.
 	from    int64
 	claimed int   // records claimed (and emitted) in this call
+	emitted int   // records emitted in this call (a message may hold several)
 	hwm     int64 // the partition's high watermark at the last fetch
 	// emptyAt is the offset of the last fetch if it found no records
 	// below the high watermark, -1 otherwise.
@@ -153,6 +154,12 @@ func (r *reader) read(ctx context.Context, s *readState, until time.Time) (outco
 		notePosition(s)
 		if stop {
 			return out, nil
+		}
+		if s.next >= s.end() {
+			// The range is read: end now rather than pause for the
+			// backlog, so that the read ends with its last records (a
+			// paused read's empty rest would hold the run's end up).
+			return ended, nil
 		}
 		if s.paced && flow.Backlogged() {
 			return backlogged, nil
@@ -311,6 +318,7 @@ func (r *reader) emitRecords(ctx context.Context, s *readState, resp *kafka.Fetc
 				}
 			}
 			s.emit(ts, b.recs)
+			s.emitted += len(b.recs)
 			recordsRead.Inc(ctx, int64(len(b.recs)))
 			bytesRead.Inc(ctx, b.bytes)
 			n += len(b.recs)
