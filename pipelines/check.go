@@ -266,20 +266,23 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	if err != nil {
 		return rep, err
 	}
-	slices.SortFunc(keys, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
+	byKey := func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) }
+	slices.SortFunc(keys, byKey)
+	// stored says whether a tweet is stored under k, and collided whether
+	// two are (keys holds a row key once for each of its tweets).
+	stored := func(k schemas.RowKey) bool {
+		_, found := slices.BinarySearchFunc(keys, k, byKey)
+		return found
+	}
 	collided := func(k schemas.RowKey) bool {
-		i, _ := slices.BinarySearchFunc(keys, k, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
-		return i+1 < len(keys) && keys[i+1] == k
+		i, found := slices.BinarySearchFunc(keys, k, byKey)
+		return found && i+1 < len(keys) && keys[i+1] == k
 	}
 	for _, s := range wrongShared {
 		k, _ := s.cell.Table.Spec().TweetKey(s.cell.Key)
 		if !collided(k) {
 			problem(s.cell.Table, wrong, s.cell, "cell %x of tweet %d holds another value", s.cell.Key, s.id)
 		}
-	}
-	stored := func(k schemas.RowKey) bool {
-		_, found := slices.BinarySearchFunc(keys, k, func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) })
-		return found
 	}
 
 	// Every cell of the derived tables belongs to a stored tweet.

@@ -12,9 +12,10 @@ import (
 // n(n-1)/2 edges, so a tweet of 80 hashtags would make 3,160.
 const MaxEdgeHashtags = 20
 
-// edgeMaker makes TweetEdges cells (DerivedTables), its terms' slice
-// reused from tweet to tweet.
+// edgeMaker makes TweetEdges cells (DerivedTables), its scratch slices
+// (edges, terms, tags) reused from tweet to tweet.
 type edgeMaker struct {
+	edges []TweetEdge
 	terms []Term
 	tags  []string
 }
@@ -23,9 +24,8 @@ func (m *edgeMaker) Cells(dst []schemas.Cell, t *schemas.Tweet) []schemas.Cell {
 	if !schemas.ValidDay(t.CreatedAt) {
 		return dst
 	}
-	var edges []TweetEdge
-	edges, m.terms, m.tags = appendTweetEdges(edges, m.terms, m.tags, t)
-	for _, e := range edges {
+	m.edges, m.terms, m.tags = appendTweetEdges(m.edges[:0], m.terms, m.tags, t)
+	for _, e := range m.edges {
 		dst = append(dst, schemas.EdgeRow{Type: e.Type, Source: e.Source, Target: e.Target, Key: t.RowKey, ID: t.ID}.Cell())
 	}
 	return dst
