@@ -128,7 +128,7 @@ func writeStreamGrab(t *testing.T, root string, day1 time.Time, edges ...time.Ti
 func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 	t.Parallel()
 	day1 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
-	root := filepath.Join(t.TempDir(), "grab")
+	root := filepath.Join(tempDir(t), "grab")
 	from := day1.AddDate(0, 0, 1).Add(23 * time.Hour)
 	to := from.Add(2 * time.Hour)
 	tweets := writeStreamGrab(t, root, day1, from.Add(-5*time.Second), to.Add(-10*time.Second), to.Add(-time.Second))
@@ -162,7 +162,7 @@ func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 	if len(files) < 10 || total < 500 {
 		t.Fatalf("selected %d of %d files", len(files), total)
 	}
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	cfg := Config{Store: store}
 	if err := b.Apply(&cfg); err != nil {
 		t.Fatal(err)
@@ -227,12 +227,12 @@ func TestBackfillTwoHoursOfAnArchive(t *testing.T) {
 func TestBackfillFromKafkaMatchesFiles(t *testing.T) {
 	t.Parallel()
 	day1 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
-	root := filepath.Join(t.TempDir(), "grab")
+	root := filepath.Join(tempDir(t), "grab")
 	from := day1.AddDate(0, 0, 1).Add(23 * time.Hour)
 	to := from.Add(2 * time.Hour)
 	tweets := writeStreamGrab(t, root, day1, from.Add(-5*time.Second), to.Add(-10*time.Second), to.Add(-time.Second))
 
-	fileStore := filepath.Join(t.TempDir(), "files")
+	fileStore := filepath.Join(tempDir(t), "files")
 	cfg := Config{Store: fileStore}
 	if err := (Backfill{Root: root, From: from, To: to}).Apply(&cfg); err != nil {
 		t.Fatal(err)
@@ -257,7 +257,7 @@ func TestBackfillFromKafkaMatchesFiles(t *testing.T) {
 		slices.SortStableFunc(msgs, func(a, b kafka.Message) int { return a.Time.Compare(b.Time) })
 		kafkatest.ProduceMessages(t, addr, topic, p, msgs)
 	}
-	kafkaStore := filepath.Join(t.TempDir(), "kafka")
+	kafkaStore := filepath.Join(tempDir(t), "kafka")
 	cfg = Config{Store: kafkaStore}
 	b := Backfill{Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic}, From: from, To: to}
 	if err := b.Apply(&cfg); err != nil {
@@ -299,7 +299,7 @@ func TestEmptyKafkaBackfillIsNotCovered(t *testing.T) {
 	kafkatest.ProduceMessages(t, addr, topic, 0, []kafka.Message{{Value: []byte(`{"id_str":"1","created_at":"Wed Jan 01 12:00:00 +0000 2020","text":"x"}`), Time: old}})
 	from := time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)
 	to := from.Add(time.Hour)
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	cfg := Config{Store: store}
 	if err := (Backfill{Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic}, From: from, To: to}).Apply(&cfg); err != nil {
 		t.Fatal(err)

@@ -70,7 +70,7 @@ func BenchmarkPaths(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bins := b.TempDir()
+	bins := tempDir(b)
 	tweetindex := buildCommand(b)
 	build := func(name, pkg string) string {
 		out := filepath.Join(bins, name)
@@ -94,7 +94,7 @@ func BenchmarkPaths(b *testing.B) {
 	b.ResetTimer()
 
 	var rows []pathResult
-	tmp := b.TempDir()
+	tmp := tempDir(b)
 
 	// files-store: the reference.
 	store := filepath.Join(tmp, "files-store")
@@ -312,7 +312,7 @@ func startServer(b *testing.B, role, bin string, args ...string) *server {
 	b.Helper()
 	s := &server{role: role, args: args, seen: map[int]procStat{}}
 	s.cmd = exec.Command(bin, args...)
-	s.cmd.Dir = b.TempDir()
+	s.cmd.Dir = tempDir(b)
 	s.cmd.SysProcAttr = workerPoolProcAttr()
 	logFile, err := os.Create(filepath.Join(s.cmd.Dir, "log"))
 	if err != nil {

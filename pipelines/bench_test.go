@@ -79,7 +79,7 @@ func BenchmarkScale(b *testing.B) {
 		data := benchData(b, name, sh.n, 5, sh.span)
 		warmInput(b, data)
 		b.ResetTimer()
-		dir := b.TempDir()
+		dir := tempDir(b)
 		r := indexRunInto(b, bin, data, dir)
 		b.StopTimer()
 		checkExpected(b, filepath.Join(dir, "db"), data, r.sum)
@@ -158,7 +158,7 @@ func incrementalShape(b *testing.B, bin string, n int, span time.Duration) []str
 		b.Fatalf("%s: %d files, want two or more: %v", all, len(files), err)
 	}
 	slices.Sort(files)
-	tmp := b.TempDir()
+	tmp := tempDir(b)
 	first := linkFiles(b, filepath.Join(tmp, "first"), "", files[:len(files)/2])
 	next := linkFiles(b, filepath.Join(tmp, "next"), "", files[len(files)/2:])
 	otherFiles, _ := filepath.Glob(filepath.Join(other, "*.jsonl*"))
@@ -298,7 +298,7 @@ func (r indexResult) rate() float64 { return float64(r.sum.Read) / r.wall.Second
 
 // indexRun indexes the JSON lines in data into a fresh store with bin.
 func indexRun(b *testing.B, bin, data string) indexResult {
-	return indexRunInto(b, bin, data, b.TempDir())
+	return indexRunInto(b, bin, data, tempDir(b))
 }
 
 // indexRunInto is indexRun into the store in store/db (made if it is not there).

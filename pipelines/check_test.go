@@ -25,7 +25,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			if name == "cassandra" && testing.Short() {
 				t.Skip("-short: the full suite (make test) checks and repairs a keyspace on the CQL test server too")
 			}
-			cfg := Config{Input: input, Store: filepath.Join(t.TempDir(), "store")}
+			cfg := Config{Input: input, Store: filepath.Join(tempDir(t), "store")}
 			if name == "cassandra" {
 				_, cql := startCQL(t)
 				cfg = Config{Input: input, Cassandra: cql}

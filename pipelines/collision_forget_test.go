@@ -141,7 +141,7 @@ func TestForgetOneOfACollidingPairKeepsSharedRows(t *testing.T) {
 	lines, ids := collidingPairAtOnePoint(at)
 	for _, c := range sinkKinds {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := tempDir(t)
 			got := forgetOneOfAPair(t, dir, lines, ids, 0, c.sinks(dir))
 			if !strings.Contains(got["terms"], `"collide"`) {
 				t.Errorf("the shared term is gone:\n%s", got["terms"])
@@ -166,7 +166,7 @@ func TestForgetOneOfACollidingPairRewritesSharedRows(t *testing.T) {
 	for _, c := range sinkKinds {
 		t.Run(c.name, func(t *testing.T) {
 			for forget := range 2 {
-				forgetOneOfAPair(t, t.TempDir(), lines, ids, forget, c.sinks(t.TempDir()))
+				forgetOneOfAPair(t, tempDir(t), lines, ids, forget, c.sinks(tempDir(t)))
 			}
 		})
 	}

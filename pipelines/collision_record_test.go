@@ -101,8 +101,8 @@ func TestCollisionRecordFollowsTheRowKey(t *testing.T) {
 	}
 	for _, sinks := range sinkKinds {
 		t.Run(sinks.name, func(t *testing.T) {
-			newSink := sinks.sinks(t.TempDir())
-			dir := t.TempDir()
+			newSink := sinks.sinks(tempDir(t))
+			dir := tempDir(t)
 			for i, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
 					cfg, _ := newSink(t, fmt.Sprintf("case%d", i))

@@ -73,7 +73,7 @@ func TestCommitAfterWriteAccountsForEveryRecord(t *testing.T) {
 		}
 		return sum
 	}
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := run("store", "g", Config{Store: store})
 	if sum.Duplicates == 0 || sum.DeadLettered == 0 || sum.Skipped == 0 {
 		t.Errorf("summary %+v: want duplicates, dead letters and skipped records among those acknowledged", sum)
@@ -82,7 +82,7 @@ func TestCommitAfterWriteAccountsForEveryRecord(t *testing.T) {
 		t.Errorf("raw table: the deleted tweet stored, or the page's second tweet missing")
 	}
 
-	sum = run("from/to", "g2", Config{Store: filepath.Join(t.TempDir(), "store"), From: at, To: at.Add(90 * time.Second)})
+	sum = run("from/to", "g2", Config{Store: filepath.Join(tempDir(t), "store"), From: at, To: at.Add(90 * time.Second)})
 	if sum.OutOfRange == 0 {
 		t.Errorf("summary %+v: no tweet out of range", sum)
 	}

@@ -21,7 +21,7 @@ import (
 // reading through all of them meanwhile), and no tables left on disk that
 // the compaction made obsolete.
 func TestBoundedRunLeavesStoreCompact(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	input := filepath.Join(dir, "tweets.jsonl")
 	writeVariedTweets(t, input, 20000)
 	store := filepath.Join(dir, "store")

@@ -103,13 +103,13 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	other := v1Tweet(snowflake(at, 2), at, "another tweet", 0, 0)
 	v1 := v1Tweet(id, at, "first words here", 10, 20)
 	v2 := v1Tweet(id, at, "second version now", 30, 40)
-	dir := t.TempDir()
+	dir := tempDir(t)
 	f1 := writeLines(t, filepath.Join(dir, "v1.jsonl"), v1, other)
 	f2 := writeLines(t, filepath.Join(dir, "v2.jsonl"), v2)
 	key := func(line string) string { return schemas.NewRowKey(at.Unix(), []byte(line)).String() }
 
 	for _, order := range [][2]string{{f1, f2}, {f2, f1}} {
-		store := filepath.Join(t.TempDir(), "store")
+		store := filepath.Join(tempDir(t), "store")
 		runPipeline(t, Config{Store: store, Input: order[0]})
 		sum := runPipeline(t, Config{Store: store, Input: order[1]})
 		if sum.Retracted != 1 {
@@ -146,8 +146,8 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	}
 	var first map[string]string
 	for _, order := range [][2]string{{f1, f2}, {f2, f1}} {
-		store := filepath.Join(t.TempDir(), "store")
-		both := writeLines(t, filepath.Join(t.TempDir(), "both.jsonl"), readFile(t, order[0]), readFile(t, order[1]))
+		store := filepath.Join(tempDir(t), "store")
+		both := writeLines(t, filepath.Join(tempDir(t), "both.jsonl"), readFile(t, order[0]), readFile(t, order[1]))
 		runPipeline(t, Config{Store: store, Input: both})
 		dump := dumpStore(t, store)
 		storedIDs(t, dump)
@@ -184,7 +184,7 @@ func TestDeletesApplied(t *testing.T) {
 	for i := range ids {
 		ids[i] = snowflake(at.Add(time.Duration(i)*time.Second), i)
 	}
-	dir := t.TempDir()
+	dir := tempDir(t)
 	lines = append(lines,
 		fmt.Sprintf(`{"id":"%d","action":"delete","created_at":"2026-11-02T00:00:00.000Z","reason":"deleted"}`, ids[2]),
 		v1Tweet(ids[0], at, "kept tweet", 1, 1),
@@ -194,7 +194,7 @@ func TestDeletesApplied(t *testing.T) {
 		fmt.Sprintf(`{"delete":{"status":{"id":%d,"id_str":"%d","user_id":1,"user_id_str":"1"},"timestamp_ms":"1793000000000"}}`, ids[1], ids[1]),
 	)
 	old := writeLines(t, filepath.Join(dir, "tweets.jsonl"), lines...)
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Store: store, Input: old})
 	if got := storedIDs(t, dumpStore(t, store)); fmt.Sprint(got) != fmt.Sprint([]string{fmt.Sprint(ids[0]), fmt.Sprint(ids[3])}) {
 		t.Errorf("after the first run the raw table holds %v, want %d and %d", got, ids[0], ids[3])
@@ -257,8 +257,8 @@ func TestCollidingTweetsBothStored(t *testing.T) {
 		}
 		seen[h] = line
 	}
-	in := writeLines(t, filepath.Join(t.TempDir(), "pair.jsonl"), a, b, a)
-	store := filepath.Join(t.TempDir(), "store")
+	in := writeLines(t, filepath.Join(tempDir(t), "pair.jsonl"), a, b, a)
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Store: store, Input: in})
 	if sum.Indexed != 2 || sum.Duplicates != 1 || sum.Collisions != 1 {
 		t.Errorf("summary %+v: want 2 indexed, 1 duplicate, 1 collision", sum)
@@ -287,7 +287,7 @@ func checkScrubGeo(t *testing.T, cfg Config, dump func() map[string]string, meta
 		ids[i] = snowflake(at.Add(time.Duration(i)*time.Second), i)
 	}
 	const alice, bob, carol = 111, 222, 333
-	dir := t.TempDir()
+	dir := tempDir(t)
 	first := writeLines(t, filepath.Join(dir, "tweets.jsonl"),
 		v1TweetBy(ids[0], at, "alice one", 1, 1, alice),
 		v1TweetBy(ids[1], at.Add(time.Second), "alice two", 2, 2, alice),
@@ -344,7 +344,7 @@ func checkScrubGeo(t *testing.T, cfg Config, dump func() map[string]string, meta
 
 func TestScrubGeoAndWithheldStore(t *testing.T) {
 	t.Parallel()
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	checkScrubGeo(t, Config{Store: store}, func() map[string]string { return dumpStore(t, store) }, func() string {
 		tables, err := sink.Open(sink.Config{Store: store})
 		if err != nil {

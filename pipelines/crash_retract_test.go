@@ -161,7 +161,7 @@ func TestCrashWhileRetractingCompletesWhenRunAgain(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 12, 0, 9, 0, time.UTC)
 	lines, ids := collidingPairAtOnePoint(at)
-	dir := t.TempDir()
+	dir := tempDir(t)
 	both, other := filepath.Join(dir, "pair.jsonl"), filepath.Join(dir, "other.jsonl")
 	if err := os.WriteFile(both, []byte(lines[0]+"\n"+lines[1]+"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ var deletePlacements = []struct {
 // returns a glob of them.
 func writeFiles(t *testing.T, files map[string][]string) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := tempDir(t)
 	for name, lines := range files {
 		writeLines(t, filepath.Join(dir, name), lines...)
 	}
@@ -101,7 +101,7 @@ func TestDeleteOfATweetWhoseIDTimeIsNotItsCreatedAt(t *testing.T) {
 			for _, p := range deletePlacements {
 				input := writeFiles(t, p.files(tweets, v1Delete(first)))
 				for run := range runs {
-					store := filepath.Join(t.TempDir(), "store")
+					store := filepath.Join(tempDir(t), "store")
 					runPipeline(t, Config{Store: store, Input: input})
 					dump := dumpStore(t, store)
 					if got := storedIDs(t, dump); slices.Contains(got, fmt.Sprint(first)) {
@@ -144,7 +144,7 @@ func TestOneIDOneStoredTweetWithinARun(t *testing.T) {
 		{"a.jsonl": {a, other}, "b.jsonl": {b}},
 		{"a.jsonl": {b, other}, "b.jsonl": {a}},
 	} {
-		store := filepath.Join(t.TempDir(), "store")
+		store := filepath.Join(tempDir(t), "store")
 		sum := runPipeline(t, Config{Store: store, Input: writeFiles(t, files)})
 		if sum.Indexed != 2 {
 			t.Errorf("order %d: %d indexed, want 2 (%+v)", i, sum.Indexed, sum)
@@ -290,7 +290,7 @@ func TestDeletionsInAnyOrder(t *testing.T) {
 	for _, kind := range sinkKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			t.Parallel()
-			newSink := kind.sinks(t.TempDir())
+			newSink := kind.sinks(tempDir(t))
 			r := rand.New(rand.NewPCG(37, uint64(len(kind.name))))
 			var want map[string]string
 			for trial := range trials {

@@ -39,7 +39,7 @@ func loadExpected(t *testing.T) tweetgen.Expected {
 // the store's directory and the summary.
 func indexSample(t *testing.T) (string, Summary) {
 	t.Helper()
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Input: filepath.Join(repoRoot(t), "testdata", "sample", "*"), Store: store})
 	return store, sum
 }
@@ -200,7 +200,7 @@ func TestSameFilesUnderTwoNames(t *testing.T) {
 	shared, _, _ := indexSampleFiles(t)
 	want := maps.Clone(shared) // its deadletter entry is deleted below
 
-	dir := t.TempDir()
+	dir := tempDir(t)
 	src := filepath.Join(repoRoot(t), "testdata", "sample")
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -220,7 +220,7 @@ func TestSameFilesUnderTwoNames(t *testing.T) {
 			}
 		}
 	}
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Input: filepath.Join(dir, "*", "*"), Store: store})
 	got := dumpStore(t, store)
 

@@ -40,11 +40,11 @@ func TestTermsFromEntities(t *testing.T) {
 			`"entities":{"hashtags":[{"start":0,"end":6,"tag":"WONHO"}],"urls":[{"expanded_url":"http://nytimes.com/b"}]}},`+
 			`"includes":{"users":[{"id":"9","name":"N","username":"v2user"}]}}`, ids[3], at.Add(3*time.Second).Format(time.RFC3339)),
 	}
-	input := writeLines(t, filepath.Join(t.TempDir(), "tweets.jsonl"), lines...)
+	input := writeLines(t, filepath.Join(tempDir(t), "tweets.jsonl"), lines...)
 	for _, kind := range sinkKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			t.Parallel()
-			cfg, _ := kind.sinks(t.TempDir())(t, "s")
+			cfg, _ := kind.sinks(tempDir(t))(t, "s")
 			cfg.Input = input
 			runPipeline(t, cfg)
 			r, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra})

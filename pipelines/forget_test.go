@@ -74,7 +74,7 @@ func newForgetFixture(t *testing.T) forgetFixture {
 		// Each tweet makes edges of its own: a mention and a hashtag pair.
 		lines = append(lines, v1Tweet(id, sec, w+" words @"+w+"pal #"+w+" #common", float64(10+i), float64(20+i)))
 	}
-	dir := t.TempDir()
+	dir := tempDir(t)
 	f.input = writeLines(t, filepath.Join(dir, "tweets.jsonl"), lines...)
 	f.absent = snowflake(at.Add(time.Hour), 9)
 	f.list = writeLines(t, filepath.Join(dir, "forget.txt"),
@@ -214,7 +214,7 @@ func readIDList(t *testing.T, path string) IDList {
 func TestForgetStore(t *testing.T) {
 	t.Parallel()
 	f := newForgetFixture(t)
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	f.check(t, Config{Store: store}, func() map[string]string { return dumpStore(t, store) },
 		func() (*query.Engine, func()) {
 			st, err := storeio.Open(store)
@@ -249,11 +249,11 @@ func TestForgetCassandra(t *testing.T) {
 func TestDeadStreamMinutesRebuilt(t *testing.T) {
 	t.Parallel()
 	f := newForgetFixture(t)
-	ref := filepath.Join(t.TempDir(), "ref")
+	ref := filepath.Join(tempDir(t), "ref")
 	runPipeline(t, Config{Store: ref, Input: f.input})
 	want := dumpStore(t, ref)
 
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	runPipeline(t, Config{Store: store, Input: f.input})
 	tables, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
@@ -283,7 +283,7 @@ func TestDeadStreamMinutesRebuilt(t *testing.T) {
 	}
 	tables.Close()
 
-	empty := writeLines(t, filepath.Join(t.TempDir(), "empty.jsonl"), "")
+	empty := writeLines(t, filepath.Join(tempDir(t), "empty.jsonl"), "")
 	sum := runPipeline(t, Config{Store: store, Input: empty})
 	if sum.Recounted != 3 {
 		t.Errorf("the next run recounted %d minutes, want the 3 marked", sum.Recounted)

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"path/filepath"
 	"runtime"
 	"testing"
 
+	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -16,6 +17,21 @@ import (
 func repoRoot(t testing.TB) string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Dir(filepath.Dir(file))
+}
+
+// tempDir is t.TempDir whose stores, if the test opened any in it, are
+// closed before it is removed: a pipeline run in process keeps its sink's
+// store open (storeio.CloseOpen), and Pebble's background work writing
+// into it made the removal fail ("directory not empty").
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Cleanup(func() {
+		if _, err := storeio.CloseOpen(dir); err != nil {
+			t.Logf("closing the stores in %s: %v", dir, err)
+		}
+	})
+	return dir
 }
 
 // runPipeline runs cfg and fails the test if the run fails or its counts

@@ -16,7 +16,7 @@ func TestHostileLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := tempDir(t)
 	goodPath := filepath.Join(dir, "good", "a.jsonl")
 	if err := os.MkdirAll(filepath.Dir(goodPath), 0o755); err != nil {
 		t.Fatal(err)

@@ -51,7 +51,7 @@ func TestKafkaMessagesHoldingFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Store: store, Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic,
 		Group: "g", Start: "earliest", Stop: "latest", Commit: true}})
 	got := dumpStore(t, store)
@@ -112,11 +112,11 @@ func TestKcatProducedFiles(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	zw.Write(data)
 	zw.Close()
-	gzFile := filepath.Join(t.TempDir(), "tweets.jsonl.gz")
+	gzFile := filepath.Join(tempDir(t), "tweets.jsonl.gz")
 	if err := os.WriteFile(gzFile, gz.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wantStore := filepath.Join(t.TempDir(), "files")
+	wantStore := filepath.Join(tempDir(t), "files")
 	runPipeline(t, Config{Store: wantStore, Input: file})
 	want := dumpStore(t, wantStore)
 
@@ -133,7 +133,7 @@ func TestKcatProducedFiles(t *testing.T) {
 		if out, err := exec.Command(kcat, args...).CombinedOutput(); err != nil {
 			t.Fatalf("kcat %q: %v\n%s", args, err, out)
 		}
-		store := filepath.Join(t.TempDir(), c.topic)
+		store := filepath.Join(tempDir(t), c.topic)
 		runPipeline(t, Config{Store: store, Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: c.topic, Start: "earliest", Stop: "latest"}})
 		got := dumpStore(t, store)
 		if c.topic == "lines" {

@@ -34,7 +34,7 @@ func TestPortableJobServer(t *testing.T) {
 		t.Skip("-short: the full suite (make test) builds the prism job server and the command, submits to it and compares the tables with an in-process run's")
 	}
 	root := repoRoot(t)
-	bin := t.TempDir()
+	bin := tempDir(t)
 	prism := filepath.Join(bin, "prism")
 	tweetindex := filepath.Join(bin, "tweetindex")
 	goBuild(t, root, prism, "github.com/apache/beam/sdks/v2/go/cmd/prism")
@@ -45,7 +45,7 @@ func TestPortableJobServer(t *testing.T) {
 		addr := closedPort(t)
 		start := time.Now()
 		stdout, stderr, err := runCommand(t, time.Minute, tweetindex, "index", "--input", input,
-			"--store", filepath.Join(t.TempDir(), "store"),
+			"--store", filepath.Join(tempDir(t), "store"),
 			"--runner=universal", "--endpoint="+addr, "--environment_type=LOOPBACK")
 		took := time.Since(start)
 		if err == nil {
@@ -73,7 +73,7 @@ func TestPortableJobServer(t *testing.T) {
 
 	t.Run("loopback", func(t *testing.T) {
 		endpoint := startPrism(t, prism)
-		dir := t.TempDir()
+		dir := tempDir(t)
 		store := filepath.Join(dir, "store")
 		summaryPath := filepath.Join(dir, "summary.json")
 		start := time.Now()
@@ -166,7 +166,7 @@ func TestPortableJobServer(t *testing.T) {
 
 		// The embedded store is refused in one line, before the job starts.
 		_, stderr, err := runIn(t, root, time.Minute, tweetindex, append([]string{"index", "--input", "testdata/sample/*",
-			"--store", filepath.Join(t.TempDir(), "store")}, external...)...)
+			"--store", filepath.Join(tempDir(t), "store")}, external...)...)
 		if err == nil || !strings.Contains(stderr, "tweetindex index: --store: the embedded store is a directory that one process at a time can open") {
 			t.Errorf("the embedded store with EXTERNAL workers: err %v, stderr:\n%s", err, stderr)
 		}
@@ -208,13 +208,13 @@ func runIn(t *testing.T, dir string, timeout time.Duration, name string, args ..
 // 50000. The test's cleanup kills it and the workers it started.
 func startWorkerPool(t *testing.T, path string) {
 	t.Helper()
-	logPath := filepath.Join(t.TempDir(), "pool.log")
+	logPath := filepath.Join(tempDir(t), "pool.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(path, "--worker_pool")
-	cmd.Dir = t.TempDir()
+	cmd.Dir = tempDir(t)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = workerPoolProcAttr()
 	if err := cmd.Start(); err != nil {
@@ -283,7 +283,7 @@ func startPrism(t *testing.T, path string) string {
 	t.Helper()
 	addr := closedPort(t)
 	_, port, _ := net.SplitHostPort(addr)
-	logPath := filepath.Join(t.TempDir(), "prism.log")
+	logPath := filepath.Join(tempDir(t), "prism.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)

@@ -65,7 +65,7 @@ func TestRecountReadsAuthorsOrRaw(t *testing.T) {
 		for m, n := range perMinute {
 			b = append(b, schemas.FrequencyRow{Minute: m, Lang: "xx", Count: n}.Cell())
 		}
-		d := filepath.Join(t.TempDir(), "relabelled")
+		d := filepath.Join(tempDir(t), "relabelled")
 		s, err := sink.Open(sink.Config{Store: d, Create: true})
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +94,7 @@ func TestRecountReadsAuthorsOrRaw(t *testing.T) {
 		open func(t *testing.T, i int) Config
 	}{
 		{"store", func(t *testing.T, i int) Config {
-			d := filepath.Join(t.TempDir(), fmt.Sprintf("case%d", i))
+			d := filepath.Join(tempDir(t), fmt.Sprintf("case%d", i))
 			copyDir(t, base, d)
 			return Config{Store: d}
 		}},

@@ -32,7 +32,7 @@ func checkRowsEqualTables(t *testing.T, name string, sum Summary, tables map[str
 // both, the summary's rows written per table equal the rows in the
 // tables, and the two summaries agree.
 func TestSummaryRowsEqualTables(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	in := filepath.Join(dir, "in")
 	sample := filepath.Join(repoRoot(t), "testdata", "sample")
 	entries, err := os.ReadDir(sample)

@@ -68,8 +68,8 @@ func TestScrubGeoOfOneOfACollidingPair(t *testing.T) {
 	}
 	for _, sinks := range sinkKinds {
 		t.Run(sinks.name, func(t *testing.T) {
-			newSink := sinks.sinks(t.TempDir())
-			in := writeLines(t, t.TempDir()+"/pair.jsonl", lines[0], lines[1])
+			newSink := sinks.sinks(tempDir(t))
+			in := writeLines(t, tempDir(t)+"/pair.jsonl", lines[0], lines[1])
 			for i, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
 					cfg, dump := newSink(t, fmt.Sprintf("scrub%d", i))

@@ -73,7 +73,7 @@ func heapMB() float64 {
 func produceToVisible(b *testing.B, probes, load int) (delays, raws []time.Duration) {
 	const topic, partitions = "live", 4
 	addr := kafkatest.StartBroker(b, map[string]int{topic: partitions})
-	store := filepath.Join(b.TempDir(), "store")
+	store := filepath.Join(tempDir(b), "store")
 	st, err := storeio.Open(store)
 	if err != nil {
 		b.Fatal(err)

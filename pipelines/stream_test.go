@@ -154,7 +154,7 @@ func TestKafkaBoundedMatchesFiles(t *testing.T) {
 		t.Fatalf("%d faulted records left out, files run saw %d", n, len(faulted))
 	}
 
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	sum := runPipeline(t, Config{Kafka: &kafkaio.Config{Brokers: []string{addr}, Topic: topic, Start: "earliest", Stop: "latest"}, Store: store})
 	compareWithFiles(t, dumpStore(t, store), "kafka")
 
@@ -281,7 +281,7 @@ func TestStreamDrainAndResumeMatchesOneRun(t *testing.T) {
 
 	// The uninterrupted run: the whole sample, streaming (committing makes
 	// the read unbounded) until the end of the topic.
-	ref := filepath.Join(t.TempDir(), "ref")
+	ref := filepath.Join(tempDir(t), "ref")
 	produceRecords(t, addr, topic, recs, 0)
 	base := kafkaio.Config{Brokers: []string{addr}, Topic: topic, Commit: true, Stop: "latest"}
 	oneCfg := base
@@ -298,7 +298,7 @@ func TestStreamDrainAndResumeMatchesOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	firstCfg := base
 	firstCfg.Brokers, firstCfg.Group, firstCfg.Start, firstCfg.Stop = []string{addr2}, "resumed", "group", ""
 	firstCfg.Drain = fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
@@ -414,7 +414,7 @@ func TestStreamEarlyCountsBeforeMinuteEnds(t *testing.T) {
 	t.Parallel() // mostly waits for the early firings
 	const topic = "live"
 	addr := kafkatest.StartBroker(t, map[string]int{topic: 1})
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	st, err := storeio.Open(store)
 	if err != nil {
 		t.Fatal(err)
@@ -460,7 +460,7 @@ func TestStreamLateTweetRefiresMinute(t *testing.T) {
 	t.Parallel() // mostly waits for the firings
 	const topic = "live"
 	addr := kafkatest.StartBroker(t, map[string]int{topic: 1})
-	store := filepath.Join(t.TempDir(), "store")
+	store := filepath.Join(tempDir(t), "store")
 	st, err := storeio.Open(store)
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func TestTokenizerVersionRecorded(t *testing.T) {
 	}
 	for _, kind := range sinkKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := tempDir(t)
 			newSink := kind.sinks(dir)
 			for i, c := range cases {
 				t.Run(c.name, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // TestReadFrequency reads the frequency table of a store into a snapshot.
 func TestReadFrequency(t *testing.T) {
-	st, err := storeio.Open(filepath.Join(t.TempDir(), "store"))
+	st, err := storeio.Open(filepath.Join(tempDir(t), "store"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -434,6 +435,34 @@ func (s *Store) Sync() error {
 		return fmt.Errorf("store %s: sync: %w", s.dir, err)
 	}
 	return nil
+}
+
+// CloseOpen closes the databases of the stores this process has open in
+// dir or beneath it, whatever references remain, and returns how many it
+// closed. Runners in process (prism) do not tear down the DoFns of a
+// finished job, so the references its sinks took are never released; a
+// process that knows nothing uses those stores any more (a test, before
+// it removes its directory) closes them here, and with them Pebble's
+// background work.
+func CloseOpen(dir string) (int, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return 0, err
+	}
+	var stores []*Store
+	openMu.Lock()
+	for d, h := range opened {
+		if d == abs || strings.HasPrefix(d, abs+string(filepath.Separator)) {
+			h.refs = 1
+			stores = append(stores, h.store)
+		}
+	}
+	openMu.Unlock()
+	var errs []error
+	for _, s := range stores {
+		errs = append(errs, s.Close())
+	}
+	return len(stores), errors.Join(errs...)
 }
 
 // FlushOpen makes the writes to the store in dir durable, if this process
