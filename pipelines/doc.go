@@ -1,20 +1,12 @@
-// Package pipelines holds the tweetindex graph and the run around it.
+// Package pipelines holds the tweetindex graph (graph.go): one Beam
+// pipeline that reads tweets from archived files or Kafka, deduplicates
+// them by id and fans out to every table derived from a tweet, then
+// writes to the embedded store or to Cassandra. Config says what it reads
+// and writes; Build adds the graph to a scope and does no I/O.
 //
-// The graph (graph.go: Build) is one Beam pipeline that reads tweets from
-// archived files or Kafka, deduplicates them by id and fans out to every
-// table derived from a tweet, then writes to the embedded store or to
-// Cassandra; it builds without I/O. The run (run.go: Run) is its
-// lifecycle: the sink's parameters and tokenizer version checked
-// (params.go, tokenizer.go), the run recorded in the metadata table, the
-// job run on a runner in process (prism) or through a job server
-// (jobserver.go, prism.go), the bulk load flushed, marked minutes
-// recounted and scrub_geo applied (both in pipelines/maintain), and the
-// summary (summary.go) whose counts reconcile. A backfill (backfill.go) is
-// a run over a range of archived files; coverage (coverage.go) reads what
-// the recorded runs covered.
-//
-// What is done to a sink's tables outside a run (forget, check, dump,
-// watch, and the steps that follow a run) is pipelines/maintain; the
-// questions are pipelines/query, the HTTP server pipelines/serve, and the
-// command pipelines/cmd/tweetindex.
+// Around it: pipelines/job runs the graph (Run) and keeps the record of
+// its runs; pipelines/maintain is what is done to the tables outside a
+// run (forget, check, the recounts that end a run); pipelines/query asks
+// the questions, pipelines/serve serves them over HTTP, and
+// pipelines/cmd/tweetindex is the command.
 package pipelines

@@ -8,7 +8,7 @@
 //   - RecountMarked, AdoptCounting and ClearCounting keep the frequency
 //     table's counts absolute after deletions and dead streams
 //     (recount.go), and ApplyScrubGeo applies scrub_geo notices
-//     (scrubgeo.go): both run at the end of every run (pipelines.Run);
+//     (scrubgeo.go): both run at the end of every run (job.Run);
 //   - DumpRows and ReadFrequency read tables out for dump and watch.
 //
 // It knows the tables through the registry (schemas.Tables,
