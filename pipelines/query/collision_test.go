@@ -161,6 +161,24 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 				}
 			}
 		}
+		// The heatmap of the pair's two points: a cell for each, as the
+		// scan finds them, with and without a language.
+		for _, lang := range []string{"", "en", "fr"} {
+			cf := f
+			cf.Lang = lang
+			world := &query.Box{MinLon: -180, MaxLon: 180, MinLat: -90, MaxLat: 90}
+			got, err := e.Heatmap(ctx, cf, world, query.MaxHeatPrecision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := query.Scanner{R: r}.Heatmap(ctx, cf, world, query.MaxHeatPrecision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total, _ := query.HeatTotal(got); !slices.Equal(got, want) || (lang != "fr") != (total == 2 && len(got) == 2) {
+				t.Errorf("heatmap of the pair (lang %q): %v, the scan's %v; want a cell of each tweet's point", lang, got, want)
+			}
+		}
 	}
 
 	t.Run("store", func(t *testing.T) {

@@ -143,6 +143,28 @@ func TestExactAnswersMatchScan(t *testing.T) {
 		t.Errorf("exact points %d, with place centres %d: want some of each", geoCounts[0], geoCounts[1])
 	}
 
+	// Heatmaps: the scan's cells at every precision, adding up to the
+	// count of the same box.
+	for _, precision := range []int{1, 3, 5, query.MaxHeatPrecision} {
+		for _, centres := range []bool{false, true} {
+			f := query.Filter{PlaceCentres: centres}
+			got, err := e.Heatmap(ctx, f, world, precision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := sc.Heatmap(ctx, f, world, precision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("heatmap of precision %d, place centres %v: %d cells, the scan's %d; first %v, scan %v", precision, centres, len(got), len(want), first(got), first(want))
+			}
+			if total, _ := query.HeatTotal(got); total != geoCounts[boolIndex(centres)] {
+				t.Errorf("heatmap of precision %d, place centres %v: counts add up to %d, CountGeo %d", precision, centres, total, geoCounts[boolIndex(centres)])
+			}
+		}
+	}
+
 	// Boxes of ±1e-6 degrees around the exact coordinates of the edge
 	// points (written by the test, so the coordinates are known).
 	for _, p := range edgePoints {
@@ -160,6 +182,16 @@ func TestExactAnswersMatchScan(t *testing.T) {
 			t.Errorf("box %v around %v: CountGeo %d, scan %d (want at least the point itself)", b, p, got, len(want))
 		}
 	}
+}
+
+// first returns the first few cells of a heatmap, for a message.
+func first(cells []query.HeatCell) []query.HeatCell { return cells[:min(len(cells), 3)] }
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func termsOf(tf [][2]string) []string {

@@ -28,3 +28,11 @@ func webHandler() http.Handler {
 		files.ServeHTTP(w, r)
 	})
 }
+
+// CountriesTopoJSON returns the world's country outlines the page draws
+// (world-atlas countries-110m, TopoJSON), for other maps of the
+// command's.
+func CountriesTopoJSON() []byte {
+	b, _ := webFiles.ReadFile("web/vendor/countries-110m.json") // embedded above
+	return b
+}

@@ -53,6 +53,7 @@ var questionCommands = []questionCommand{
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
 	{"users", "[--top N]", "10. distribution of tweets per user; with --top N, the N users with the most tweets", 0, (*queryCmd).users},
 	{"edges", "--type retweet|quote|reply|mention|hashtag [--node NAME] [--top N] [--format gexf|graphml]", "who retweets, quotes, replies to or mentions whom, or which hashtags go together: edges weighted by tweets, most first (gexf, graphml: for Gephi, networkx, igraph)", 0, (*queryCmd).edges},
+	{"heatmap", "[--bbox B] [--precision P] [--format geojson] [--chart FILE]", "where, as a map: geotagged tweets counted by geohash cell of P characters (geojson: the cells as polygons; --chart draws them over the countries' outlines, .svg, .png or .pdf)", withBox, (*queryCmd).heatmap},
 	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
 }
 
@@ -89,6 +90,7 @@ type queryCmd struct {
 	exact, places  bool
 	byLang         bool
 	chart          string
+	precision      int // heatmap
 	top            int
 	edgeType, node string
 	cursor         string
@@ -246,6 +248,10 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 		fs.IntVar(&q.limit, "limit", 0, "at most this many tweets (0: all)")
 		fs.StringVar(&q.cursor, "cursor", "", "start after this row key (hex), as a page's last line says")
 	}
+	if qc.name == "heatmap" {
+		fs.IntVar(&q.precision, "precision", 4, fmt.Sprintf("geohash length of the cells, 1 to %d (1: 5,000 km, 2: 1,250 km by 625 km, 3: 156 km, 4: 39 km by 20 km, 5: 4.9 km, 6: 1.2 km by 0.6 km)", query.MaxHeatPrecision))
+		fs.StringVar(&q.chart, "chart", "", "also draw the cells over the countries' outlines into this file (.svg, .png or .pdf)")
+	}
 	if qc.name == "users" {
 		fs.IntVar(&q.top, "top", 0, "the N users with the most tweets, with their counts (0: the distribution)")
 	}
@@ -313,8 +319,16 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	if qc.name == "export" && q.format == "table" {
 		return errors.New("--format table does not stream: export as jsonl or csv")
 	}
-	if q.format == "geojson" && qc.flags&withPage == 0 {
-		return fmt.Errorf("--format geojson is for the retrievals (geo, tweets, terms): %s has no points", qc.name)
+	if q.format == "geojson" && qc.flags&withPage == 0 && qc.name != "heatmap" {
+		return fmt.Errorf("--format geojson is for the retrievals (geo, tweets, terms) and heatmap: %s has no points", qc.name)
+	}
+	if qc.name == "heatmap" {
+		if err := query.CheckHeatPrecision(q.precision); err != nil {
+			return fmt.Errorf("--%w", err)
+		}
+		if err := checkChartPath(q.chart); err != nil {
+			return err
+		}
 	}
 	if qc.name == "bench" && q.repeat < 1 {
 		return fmt.Errorf("--repeat %d: want 1 or more", q.repeat)

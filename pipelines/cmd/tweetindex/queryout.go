@@ -107,13 +107,16 @@ func (j *jsonlWriter) Flush() error { return nil }
 
 // geojsonWriter writes a GeoJSON FeatureCollection (RFC 7946) of the rows
 // of a retrieval, streamed: a Feature per row, its geometry the Point of
-// the lat and lon columns (null for a tweet without a point), the other
-// columns its properties, as jsonl writes them.
+// the lat and lon columns (null for a tweet without a point), or for the
+// cells of a heatmap the Polygon of the min_lat, min_lon, max_lat and
+// max_lon columns, the other columns its properties, as jsonl writes them.
 type geojsonWriter struct {
 	w       io.Writer
 	cols    []string
 	lat     int // column indexes
 	lon     int
+	bounds  [4]int // of a cell's min_lat, min_lon, max_lat, max_lon
+	cell    bool   // rows are cells (bounds), not points
 	started bool
 	n       int
 	props   jsonlWriter
@@ -122,13 +125,15 @@ type geojsonWriter struct {
 
 func (g *geojsonWriter) Header(cols ...string) error {
 	g.lat, g.lon = slices.Index(cols, "lat"), slices.Index(cols, "lon")
-	if g.lat < 0 || g.lon < 0 {
-		return fmt.Errorf("--format geojson: the answer has no lat and lon columns (it is for retrievals: geo, tweets, terms)")
+	g.bounds = [4]int{slices.Index(cols, "min_lat"), slices.Index(cols, "min_lon"), slices.Index(cols, "max_lat"), slices.Index(cols, "max_lon")}
+	g.cell = !slices.Contains(g.bounds[:], -1)
+	if (g.lat < 0 || g.lon < 0) && !g.cell {
+		return fmt.Errorf("--format geojson: the answer has no points and no cells (it is for retrievals: geo, tweets, terms; and heatmap)")
 	}
 	g.cols = cols
 	var props []string
 	for i, c := range cols {
-		if i != g.lat && i != g.lon {
+		if !g.geometry(i) {
 			props = append(props, c)
 		}
 	}
@@ -141,7 +146,7 @@ func (g *geojsonWriter) Header(cols ...string) error {
 func (g *geojsonWriter) Row(vals ...any) error {
 	var props []any
 	for i, v := range vals {
-		if i != g.lat && i != g.lon {
+		if !g.geometry(i) {
 			props = append(props, v)
 		}
 	}
@@ -156,9 +161,14 @@ func (g *geojsonWriter) Row(vals ...any) error {
 	}
 	g.n++
 	g.buf = append(g.buf, `{"type":"Feature","geometry":`...)
-	lat, okLat := vals[g.lat].(float32)
-	lon, okLon := vals[g.lon].(float32)
-	if okLat && okLon {
+	if g.cell {
+		// The cell's rectangle, counterclockwise (RFC 7946, 3.1.6).
+		var v [4]string // min_lat, min_lon, max_lat, max_lon
+		for i, c := range g.bounds {
+			v[i] = formatValue(vals[c])
+		}
+		g.buf = fmt.Appendf(g.buf, `{"type":"Polygon","coordinates":[[[%[2]s,%[1]s],[%[4]s,%[1]s],[%[4]s,%[3]s],[%[2]s,%[3]s],[%[2]s,%[1]s]]]}`, v[0], v[1], v[2], v[3])
+	} else if lat, lon, ok := point(vals[g.lat], vals[g.lon]); ok {
 		// [lon, lat], as GeoJSON orders them, with the digits a float32 holds.
 		g.buf = fmt.Appendf(g.buf, `{"type":"Point","coordinates":[%s,%s]}`, formatValue(lon), formatValue(lat))
 	} else {
@@ -169,6 +179,22 @@ func (g *geojsonWriter) Row(vals ...any) error {
 	g.buf = append(g.buf, '}')
 	_, err := g.w.Write(g.buf)
 	return err
+}
+
+// point returns the coordinates of a row's lat and lon columns, if it
+// has them (a tweet without a point has neither).
+func point(lat, lon any) (float32, float32, bool) {
+	la, okLat := lat.(float32)
+	lo, okLon := lon.(float32)
+	return la, lo, okLat && okLon
+}
+
+// geometry says that column i is the geometry's, not a property.
+func (g *geojsonWriter) geometry(i int) bool {
+	if g.cell {
+		return slices.Contains(g.bounds[:], i)
+	}
+	return i == g.lat || i == g.lon
 }
 
 func (g *geojsonWriter) Flush() error {

@@ -282,6 +282,9 @@ var sampleAsks = []question{
 	{"edges", []string{"type=retweet"}},
 	{"edges", []string{"type=hashtag", "top=5"}},
 	{"edges", []string{"type=mention", "node=chlo_161", "from=2026-11-01T12:00", "to=2026-11-01T14:00"}},
+	{"heatmap", nil},
+	{"heatmap", []string{"precision=2", "places=true"}},
+	{"heatmap", []string{"bbox=130,30,145,40", "precision=5", "lang=ja"}},
 }
 
 // TestServeAnswersAsQuery asks every question of the committed sample both

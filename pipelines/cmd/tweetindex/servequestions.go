@@ -56,7 +56,7 @@ func serveQuestions() []serve.Question {
 		switch {
 		case qc.name == "export":
 			q.Formats = []string{"jsonl", "csv"}
-		case q.Retrieval:
+		case q.Retrieval, qc.name == "heatmap":
 			q.Formats = []string{"jsonl", "csv", "geojson"}
 		default:
 			q.Formats = []string{"jsonl", "csv"}
@@ -106,7 +106,7 @@ func answerFor(qc questionCommand) func(context.Context, *query.Engine, url.Valu
 			return serve.Result{}, serve.BadRequest(err)
 		}
 		if q.format == "table" {
-			return serve.Result{}, serve.BadRequest(fmt.Errorf("--format table is for the terminal: the API answers jsonl (the default), csv or, for retrievals, geojson"))
+			return serve.Result{}, serve.BadRequest(fmt.Errorf("--format table is for the terminal: the API answers jsonl (the default), csv or, for retrievals and heatmap, geojson"))
 		}
 		if err := q.resolveFlags(qc); err != nil {
 			return serve.Result{}, serve.BadRequest(err)
