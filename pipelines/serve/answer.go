@@ -55,6 +55,10 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 func (s *Server) answer(q Question) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		// A client that reads slowly, or not at all, must not hold a slot
+		// past the timeout either: a write blocked on it fails a little
+		// after (time to say 504 to one that reads), and the answer ends.
+		http.NewResponseController(w).SetWriteDeadline(start.Add(s.cfg.Timeout + min(s.cfg.Timeout, 5*time.Second)))
 		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
 		defer func() { s.metrics.observe(q.Name, sw.code, time.Since(start)) }()
 		if len(r.URL.RawQuery) > s.cfg.MaxQuery {

@@ -13,7 +13,9 @@ type Config struct {
 	// 127.0.0.1:8080: this machine only).
 	Addr string
 	// Timeout bounds each request, the answer's streaming included: an
-	// answer not done by then ends (504 if nothing was sent yet).
+	// answer not done by then ends (504 if nothing was sent yet). A
+	// client that does not read the answer fails its writes a little
+	// later (as long again, at most 5 s more), which ends it too.
 	Timeout time.Duration
 	// MaxInFlight is how many questions are answered at once; a request
 	// beyond them waits for one to end, up to its Timeout (then 503).

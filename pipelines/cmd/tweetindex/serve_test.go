@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -59,6 +60,12 @@ func serveSource(t testing.TB, src *serve.Source, cfg serve.Config) string {
 		src.Close()
 		t.Fatal(err)
 	}
+	return serveOn(t, srv, src, ln)
+}
+
+// serveOn serves srv on ln until the test ends, then closes src.
+func serveOn(t testing.TB, srv *serve.Server, src *serve.Source, ln net.Listener) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
@@ -687,5 +694,91 @@ func TestServeCommandStopsOnSIGTERM(t *testing.T) {
 	}
 	if code := c.wait(t, 30*time.Second); code != 0 || !strings.Contains(c.stderr.String(), "stopped") {
 		t.Errorf("after SIGTERM: exit %d, stderr %q", code, c.stderr.String())
+	}
+}
+
+// smallSendBuffers is a listener whose connections send through a small
+// socket buffer, as over a slow network: an answer larger than the
+// buffers blocks the server's writes until the client reads.
+type smallSendBuffers struct{ net.Listener }
+
+func (l smallSendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// TestServeClientThatDoesNotRead: a client that asks for an export and
+// reads nothing holds the server's one slot only until its writes time
+// out (a little after --timeout): then the answer ends, the slot is free
+// and the next question is answered.
+func TestServeClientThatDoesNotRead(t *testing.T) {
+	store, _ := indexedSample(t)
+	sf := storeFlags(store)
+	src, err := serve.OpenSource(context.Background(), serve.SourceConfig{
+		Open:  func() (*sink.Sink, error) { return sf.openForQuery(0) },
+		Store: store,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(serve.Config{Timeout: 300 * time.Millisecond, MaxInFlight: 1}, src, serveQuestions(), nil)
+	if err != nil {
+		src.Close()
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		src.Close()
+		t.Fatal(err)
+	}
+	base := serveOn(t, srv, src, smallSendBuffers{ln})
+
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET /api/export HTTP/1.1\r\nHost: tweetindex\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	// The export holds the slot, then lets it go: the in-flight gauge
+	// goes to 1, then back to 0, without the client reading a byte.
+	inFlight := func() string {
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		m := regexp.MustCompile(`(?m)^tweetindex_http_in_flight (\d+)$`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("/metrics has no tweetindex_http_in_flight:\n%s", b)
+		}
+		return string(m[1])
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, want := range []string{"1", "0"} {
+		for inFlight() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("the export of a client that reads nothing: in flight %s, want %s within 30 s (it holds the slot)", inFlight(), want)
+			}
+			time.Sleep(10 * time.Millisecond) // polling the gauge
+		}
+	}
+	resp, err := http.Get(base + "/api/count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("count after the stalled export: %s, want 200 OK", resp.Status)
 	}
 }
