@@ -23,10 +23,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/cassandraio/cassandratest"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/serve"
+	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 )
 
@@ -780,5 +783,58 @@ func TestServeClientThatDoesNotRead(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("count after the stalled export: %s, want 200 OK", resp.Status)
+	}
+}
+
+// TestServeCassandraAnswersAsStore: serve --cassandra, on a keyspace of
+// the committed sample (the CQL test server), answers every question as
+// the command line answers it on a store of the same sample, byte for
+// byte (the notes aside: they name the tables).
+func TestServeCassandraAnswersAsStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: indexes the sample into the CQL test server")
+	}
+	store, _ := indexedSample(t)
+	srv, err := cassandratest.New(cassandratest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	var sf sinkFlags
+	sf.register(flag.NewFlagSet("cassandra", flag.ContinueOnError), false)
+	sf.cassandra, sf.keyspace = srv.Addr(), "tweetindex_serve"
+	cfg := sf.cassandraConfig()
+	ctx := context.Background()
+	if err := cassandraio.ApplySchema(ctx, *cfg, schemas.ReplicationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := job.Run(ctx, pipelines.Config{Input: "../../../testdata/sample/*", Cassandra: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	src, err := serve.OpenSource(ctx, serve.SourceConfig{Open: func() (*sink.Sink, error) { return sf.openForQuery(0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serveSource(t, src, serve.Config{})
+	nonEmpty := 0
+	for _, a := range sampleAsks {
+		for _, format := range formatsOf(a.question) {
+			a := a.with("format=" + format)
+			want, _, err := a.cli(store)
+			if err != nil {
+				t.Errorf("%s on the command line: %v", a, err)
+				continue
+			}
+			resp, got := a.http(t, base)
+			if resp.StatusCode != http.StatusOK || got != want {
+				t.Errorf("%s: served from Cassandra %s:\n%s\nthe store's on the command line:\n%s", a, resp.Status, clip(got), clip(want))
+			}
+			if strings.TrimSpace(got) != "" {
+				nonEmpty++
+			}
+		}
+	}
+	if nonEmpty < len(sampleAsks) {
+		t.Errorf("only %d answers held rows", nonEmpty)
 	}
 }
