@@ -572,7 +572,9 @@ func (q *queryCmd) retrieve(run func(emit func(query.Hit) error) error) error {
 		return err
 	}
 	q.hintLang(context.Background(), int64(n))
-	if q.page.Limit > 0 && n == q.page.Limit {
+	// A page ending on a row key that holds two tweets gives both, one
+	// more than asked: it is full all the same.
+	if q.page.Limit > 0 && n >= q.page.Limit {
 		q.note = fmt.Sprintf("%d tweets; next page: --cursor %x", n, last[:])
 	} else if q.format == "table" {
 		q.note = fmt.Sprintf("%d tweets", n)
