@@ -44,9 +44,11 @@ func (h Hit) Tweet() (*schemas.Tweet, error) {
 	return h.dec.decode(h.Key[:], h.JSON)
 }
 
-// Page bounds a retrieval: at most Limit tweets (0: all), those after the
-// row key After (nil: from the start). A retrieval's tweets come in row
-// key order, so the last row key of a page is the cursor of the next.
+// Page bounds a retrieval: Limit tweets (0: all), those after the row key
+// After (nil: from the start). A retrieval's tweets come in row key order,
+// so the last row key of a page is the cursor of the next; a row key is
+// never split between pages, so a page that ends on one holding two
+// tweets (a collision) has one more than Limit.
 type Page struct {
 	Limit int
 	After *schemas.RowKey
