@@ -58,12 +58,16 @@ func readError(dir, what string, err error) error {
 }
 
 // fatalLine is the line the process ends with when Pebble cannot go on
-// (quietLogger.Fatalf), with what to do.
-func fatalLine(msg string) string {
+// (quietLogger.Fatalf) in the store in dir ("": a snapshot's), with what
+// to do.
+func fatalLine(dir, msg string) string {
 	advice := "the store may be damaged: restore it from a copy, or index its input again into a new store"
 	if strings.Contains(msg, "no space left on device") {
 		advice = "free space on its filesystem and run the command again"
 	}
 	first, _, _ := strings.Cut(msg, "\n") // the rest is Pebble's detail and traces
-	return fmt.Sprintf("tweetindex: the store's database stopped: %s (%s)", first, advice)
+	if dir == "" {
+		return fmt.Sprintf("tweetindex: the store's database stopped: %s (%s)", first, advice)
+	}
+	return fmt.Sprintf("tweetindex: store %s: the database stopped: %s (%s)", dir, first, advice)
 }
