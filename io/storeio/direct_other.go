@@ -17,4 +17,6 @@ func writeDirect(f vfs.File, b []byte) error {
 }
 
 // truncate is never called: no file is written with O_DIRECT here.
-func truncate(vfs.File, int64) error { return errors.New("storeio: truncate of a file written with O_DIRECT") }
+func truncate(vfs.File, int64) error {
+	return errors.New("storeio: truncate of a file written with O_DIRECT")
+}
