@@ -19,6 +19,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/tweetindex/tweetindex/io/storeio/internal/extsort"
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -91,10 +92,12 @@ var sortedChunkBytes = 32 << 20
 
 // sortedLoad gathers, sorts and finally ingests the cells of sortedTables.
 type sortedLoad struct {
-	db     *pebble.DB
-	fs     vfs.FS // the store's: every file of the load is written and read through it
-	dir    string // scratch directory: runs and tables
-	writer sstable.WriterOptions
+	db  *pebble.DB
+	fs  vfs.FS // the store's: every file of the load is written and read through it
+	dir string // scratch directory: runs and tables
+	// chunkBytes is sortedChunkBytes, or a test's (hooks.ChunkBytes).
+	chunkBytes int
+	writer     sstable.WriterOptions
 
 	mu     sync.Mutex
 	cur    *extsort.Chunk
@@ -199,7 +202,11 @@ func newSortedLoad(db *pebble.DB, o *pebble.Options, dir string) (*sortedLoad, e
 	defaults.EnsureDefaults()
 	wo := defaults.MakeWriterOptions(0, db.TableFormat())
 	wo.FilterPolicy = nil // term cells are read by range, never looked up
-	return &sortedLoad{db: db, fs: o.FS, dir: scratch, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*extsort.Chunk{}, rows: rowSet{}}, nil
+	chunk := sortedChunkBytes
+	if n := hooks.ChunkBytes.Load(); n > 0 {
+		chunk = int(n)
+	}
+	return &sortedLoad{db: db, fs: o.FS, dir: scratch, chunkBytes: chunk, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*extsort.Chunk{}, rows: rowSet{}}, nil
 }
 
 // newChunk returns an empty chunk, the spilled one if there is one; mu held.
@@ -210,7 +217,7 @@ func (l *sortedLoad) newChunk() *extsort.Chunk {
 		return c
 	}
 	// A term cell takes about 45 bytes of the arena.
-	return extsort.NewChunk(sortedChunkBytes+sortedChunkBytes/8, sortedChunkBytes/40)
+	return extsort.NewChunk(l.chunkBytes+l.chunkBytes/8, l.chunkBytes/40)
 }
 
 // Take copies the cells of sortedTables into the load and returns the
@@ -266,7 +273,7 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 	}
 	l.cells += int64(taken)
 	full, run := (*extsort.Chunk)(nil), 0
-	if c.Bytes() >= sortedChunkBytes {
+	if c.Bytes() >= l.chunkBytes {
 		// The chunk's rank is fixed now, in the order chunks fill.
 		full, l.cur, run = c, nil, len(l.runs)
 		l.runs = append(l.runs, runFile{})

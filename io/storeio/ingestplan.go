@@ -173,6 +173,9 @@ func recoverIngest(db *pebble.DB, fs vfs.FS, dir string) (bool, error) {
 		if _, err := replayIntents(db); err != nil {
 			return false, err
 		}
+		if _, err := fs.Stat(scratch); err != nil {
+			return false, nil // none (or one that cannot be seen: left for the next opener)
+		}
 		return false, fs.RemoveAll(scratch)
 	}
 	if err != nil {

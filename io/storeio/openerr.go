@@ -34,6 +34,8 @@ func openError(dir string, err error) error {
 			who += ")"
 		}
 		return fmt.Errorf("store %s is in use by another process%s: wait for it to end or stop it, or use another directory (%w)", dir, who, err)
+	case errors.Is(err, syscall.EIO):
+		return fmt.Errorf("open store %s: its files cannot be read (an I/O error: check the disk, then run the command again) (%w)", dir, err)
 	case errors.Is(err, pebble.ErrCorruption), strings.Contains(msg, "format major version"),
 		strings.Contains(msg, "MANIFEST"), strings.Contains(msg, "CURRENT"), strings.Contains(msg, "corrupt"):
 		return fmt.Errorf("store %s is not a tweetindex store, or is damaged: its files cannot be read (give --store a new or empty directory, or restore the store from a copy) (%w)", dir, err)

@@ -13,7 +13,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 
-	"github.com/tweetindex/tweetindex/io/storeio/internal/storefs"
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 	"github.com/tweetindex/tweetindex/io/storeio/storeiotest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -70,7 +70,7 @@ func TestReaderOfAReadOnlyStore(t *testing.T) {
 	r.Close()
 
 	// A load cut off: its intent left in the database.
-	storefs.Set(vfs.Default)
+	hooks.Set(vfs.Default)
 	w, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

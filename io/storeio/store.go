@@ -20,7 +20,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
-	"github.com/tweetindex/tweetindex/io/storeio/internal/storefs"
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -217,6 +217,7 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) 
 	}
 	o := options(bulk)
 	o.Logger = quietLogger{dir: abs}
+	o.EventListener.BackgroundError = func(err error) { backgroundError(abs, fs, err) }
 	o.Cache = c
 	o.ErrorIfNotExists = mustExist
 	// A reader (OpenRead) leaves the shape of the tree to writers: after
@@ -229,16 +230,18 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) 
 	compactions := new(atomic.Int32)
 	compactions.Store(1)
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
-	o.FS = fs
+	o.FS = fatalFS{FS: fs, dir: abs}
 	o.ReadOnly = readOnly
+	defer stopOnPanic(abs) // Pebble's, in its recovery of the log (recoverIngest's writes)
 	db, err := pebble.Open(abs, o)
+	rofs := false // on a read-only filesystem
 	if err != nil && mustExist && errors.Is(err, syscall.EROFS) {
 		// A reader of a store on a read-only filesystem (a snapshot, a
 		// mount): opened read-only, and without the lock, which no
 		// writer can take there either.
-		o.ReadOnly, o.FS = true, lockless{fs}
+		o.ReadOnly, o.FS = true, lockless{fatalFS{FS: fs, dir: abs}}
 		db, err = pebble.Open(abs, o)
-		readOnly = err == nil
+		readOnly, rofs = err == nil, err == nil
 	}
 	if err != nil {
 		if isLocked(err) {
@@ -247,7 +250,7 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) 
 		return nil, openError(abs, err)
 	}
 	if readOnly {
-		if err := unfinishedLoad(db, fs, abs, o.FS != fs); err != nil {
+		if err := unfinishedLoad(db, fs, abs, rofs); err != nil {
 			db.Close()
 			return nil, err
 		}
@@ -258,6 +261,7 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) 
 	}
 	s := &Store{db: db, dir: abs, fs: fs, bulk: bulk, readOnly: readOnly, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
 	if bulk {
+		o.FS = fs // the load's files: its errors are its own (sortedLoad.fail)
 		if s.sorted, err = newSortedLoad(db, o, abs); err != nil {
 			db.Close()
 			return nil, openError(abs, err)
@@ -273,7 +277,7 @@ var compactionBegun *atomic.Int64
 
 // storeFS returns the filesystem stores are opened on: the operating
 // system's (tests wrap it with Pebble's vfs/errorfs: storeiotest.SetFS).
-func storeFS() vfs.FS { return storefs.FS() }
+func storeFS() vfs.FS { return hooks.FS() }
 
 // lockless is a filesystem whose locks are taken by no one: a read-only
 // one, where Pebble's lock file cannot be opened for writing.
@@ -443,6 +447,7 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // Commit writes the batch to the store (without syncing: see Sync) and
 // empties it for reuse.
 func (b *Batch) Commit() error {
+	defer stopOnPanic(b.store.dir)
 	if b.err != nil {
 		return fmt.Errorf("store %s: %w", b.store.dir, b.err)
 	}
@@ -476,6 +481,7 @@ func (s *Store) Sync() error {
 	if s.bulk {
 		return nil
 	}
+	defer stopOnPanic(s.dir)
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("store %s: sync: %w", s.dir, err)
 	}
@@ -541,6 +547,9 @@ func FlushOpen(ctx context.Context, dir string, compact bool) (bool, error) {
 				if ferr := s.db.Flush(); ferr != nil {
 					err = fmt.Errorf("%w; flushing the memtable: %v", err, ferr)
 				}
+			}
+			if strings.HasPrefix(err.Error(), "store "+s.dir+":") { // the compaction's (beforeIngest)
+				return true, err
 			}
 			return true, fmt.Errorf("store %s: %w", s.dir, err)
 		}
@@ -870,6 +879,38 @@ func (quietLogger) Errorf(format string, args ...any) {
 func (l quietLogger) Fatalf(format string, args ...any) {
 	fmt.Fprintln(os.Stderr, fatalLine(l.dir, fmt.Sprintf(format, args...)))
 	os.Exit(1)
+}
+
+// stopOnPanic, deferred by a write to the store in dir, ends the process
+// as Fatalf does (one line naming the store, exit 1) if Pebble panicked:
+// it panics when it cannot write its log (a full disk, an I/O error),
+// from the committing goroutine, with its commit pipeline still locked,
+// and the database cannot be used after.
+func stopOnPanic(dir string) {
+	if r := recover(); r != nil {
+		quietLogger{dir: dir}.Fatalf("%v", r)
+	}
+}
+
+// backgroundError takes the errors of Pebble's background work (flushes,
+// compactions) in the store in dir on fs. Pebble retries the work, and a
+// transient error passes (an I/O error that does not come again): it is
+// logged. A full disk (ENOSPC) does not pass until space is freed, and
+// meanwhile the memtables are not flushed and the writers wait for them
+// for ever: the process ends as Fatalf ends it (one line naming the store,
+// saying to free space, exit 1), once the files of a bulk load that
+// cannot complete (bulk-load/, unless the load's end saved its plan) are
+// removed, so that they do not keep the disk full.
+func backgroundError(dir string, fs vfs.FS, err error) {
+	if !errors.Is(err, syscall.ENOSPC) {
+		logLine(slog.LevelError, "pebble", []any{"error", err.Error()}, "pebble: background error: "+err.Error())
+		return
+	}
+	scratch := filepath.Join(dir, "bulk-load")
+	if _, serr := fs.Stat(filepath.Join(scratch, ingestPlanFile)); serr != nil {
+		_ = fs.RemoveAll(scratch)
+	}
+	quietLogger{dir: dir}.Fatalf("background error: %v", err)
 }
 
 // Cursor reads a key range of one table with seeks: the many short ranges

@@ -33,7 +33,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 
-	"github.com/tweetindex/tweetindex/io/storeio/internal/storefs"
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 )
 
 // SetFS makes fs the filesystem the stores opened from now on go through
@@ -42,12 +42,22 @@ import (
 // it is closed.
 func SetFS(t testing.TB, fs vfs.FS) {
 	t.Helper()
-	old := storefs.Set(fs)
-	t.Cleanup(func() { storefs.Set(old) })
+	old := hooks.Set(fs)
+	t.Cleanup(func() { hooks.Set(old) })
 }
 
 // FS returns the filesystem stores are opened on now.
-func FS() vfs.FS { return storefs.FS() }
+func FS() vfs.FS { return hooks.FS() }
+
+// SetBulkChunkBytes makes the chunks of the bulk loads that begin from now
+// on n bytes, until the test ends: a test's small input then spills run
+// files and merges them, as millions of tweets do with the 32 MB chunks
+// of a run.
+func SetBulkChunkBytes(t testing.TB, n int) {
+	t.Helper()
+	old := hooks.ChunkBytes.Swap(int64(n))
+	t.Cleanup(func() { hooks.ChunkBytes.Store(old) })
+}
 
 // Kind is a kind of the store's files, by name: Pebble's tables ("sst"),
 // write-ahead logs ("wal"), MANIFEST and its marker ("manifest"), OPTIONS
@@ -245,22 +255,37 @@ func Inject(t testing.TB, f Fault) *Injection {
 // Counts are the operations of each class an operation made (Count).
 type Counts map[Class]int
 
-// Count wraps the filesystem stores are opened on, until the test ends,
-// to count the operations of each class made through it; the counts are
-// read once the operation is done.
-func Count(t testing.TB) Counts {
+// Count wraps the filesystem stores are opened on to count the
+// operations of each class made through it, until stop is called (or the
+// test ends), which returns the counts. Stores opened meanwhile count
+// until they are closed.
+func Count(t testing.TB) (stop func() Counts) {
 	t.Helper()
 	var mu sync.Mutex
 	c := Counts{}
-	SetFS(t, errorfs.Wrap(FS(), errorfs.InjectorFunc(func(op errorfs.Op) error {
+	counting := true
+	old := hooks.Set(errorfs.Wrap(FS(), errorfs.InjectorFunc(func(op errorfs.Op) error {
 		if cl, ok := classOf(op); ok {
 			mu.Lock()
-			c[cl]++
+			if counting {
+				c[cl]++
+			}
 			mu.Unlock()
 		}
 		return nil
 	})))
-	return c
+	var once sync.Once
+	stop = func() Counts {
+		once.Do(func() {
+			hooks.Set(old)
+			mu.Lock()
+			counting = false
+			mu.Unlock()
+		})
+		return c
+	}
+	t.Cleanup(func() { stop() })
+	return stop
 }
 
 // Seed returns the seed of a test's random points: TWEETINDEX_FAULT_SEED

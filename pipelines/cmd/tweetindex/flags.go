@@ -49,8 +49,18 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 }
 
 // open opens the tables for reading, the store with a block cache of
-// cacheSize bytes (0: Pebble's default).
+// cacheSize bytes (0: Pebble's default), read-only: nothing is written to
+// it (sink.Config.ReadOnly).
 func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize, ReadOnly: true})
+}
+
+// openToWrite opens the tables to read and write them (check --repair):
+// a store that does not exist is an error, as for open.
+func (f *sinkFlags) openToWrite(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
