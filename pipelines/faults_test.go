@@ -80,6 +80,7 @@ func TestFaultsBoundedRun(t *testing.T) {
 	runPipeline(t, Config{Input: faultInput(t), Store: clean})
 	closeStores(t, clean)
 	counts := countOps()
+	t.Logf("a clean run's operations by class: %v", counts)
 	want := dumpStore(t, clean)
 	faults := storeiotest.Points(storeiotest.Seed(t), counts, faultPoints(), syscall.ENOSPC, syscall.EIO)
 	for i, f := range faults {
@@ -181,6 +182,7 @@ func TestFaultsForget(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := countOps()
+	t.Logf("a clean run's operations by class: %v", counts)
 	want := dumpStore(t, clean)
 	faults := storeiotest.Points(storeiotest.Seed(t), counts, faultPoints(), syscall.ENOSPC, syscall.EIO)
 	for i, f := range faults {
@@ -286,6 +288,7 @@ func TestFaultsQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := countOps()
+	t.Logf("a clean run's operations by class: %v", counts)
 	for c, n := range counts {
 		if c.Write && n > 0 {
 			t.Errorf("a query made %d write operations on %s files", n, c.Kind)

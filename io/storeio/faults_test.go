@@ -127,6 +127,7 @@ func TestFaultsStreamWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := countOps()
+	t.Logf("a clean run's operations by class: %v", counts)
 	want := dumpAll(t, clean)
 	points := 8
 	if testing.Short() {
