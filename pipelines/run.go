@@ -86,6 +86,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	started := time.Now()
+	unread0 := archiveio.UnreadableMark()
 	rec := newRunRecord(cfg, started)
 	if err := writeRunRecord(ctx, cfg, rec, params...); err != nil {
 		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
@@ -202,6 +203,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
 	sum.SkippedFiles = skippedFiles(cfg.Input)
+	for _, f := range archiveio.UnreadableSince(unread0) {
+		sum.UnreadableFiles = append(sum.UnreadableFiles, f.Path+" ("+f.Reason+")")
+	}
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {
