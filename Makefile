@@ -65,7 +65,7 @@ fuzz:
 ## times into fresh stores; it reports the median run.
 BENCH_RUNS ?= 3
 bench: build
-	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N) -bench.runs=$(BENCH_RUNS)
+	$(GO) test -run '^$$' -bench BenchmarkIndexCommand -benchtime 1x -timeout 60m ./pipelines/job/ -args -bench.tweets=$(BENCH_N) -bench.runs=$(BENCH_RUNS)
 
 ## bench-scale: index three shapes of generated tweets (1M over 1 hour, 1M over 30 days, 3M over
 ## 72 hours; BENCH_SHAPES to change them) into fresh stores and print, per shape, tweets/s, CPU
@@ -77,7 +77,7 @@ bench: build
 BENCH_SHAPES ?= 1000000@1h,1000000@720h,3000000@72h
 BENCH_INCREMENTAL ?= 1000000@240h
 bench-scale: build
-	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/ -args -bench.shapes=$(BENCH_SHAPES) -bench.incremental=$(BENCH_INCREMENTAL)
+	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/job/ -args -bench.shapes=$(BENCH_SHAPES) -bench.incremental=$(BENCH_INCREMENTAL)
 
 ## bench-paths: the paths data teams run, on the same $(BENCH_N) generated tweets (the tweets of
 ## make bench): files and a bounded Kafka read (bin/devbroker, 4 partitions) into the embedded store,
@@ -88,7 +88,7 @@ bench-scale: build
 ## BENCH_PATHS picks paths (files-store always runs: the reference). Not part of make test.
 BENCH_PATHS ?= files-store,kafka-store,files-cassandra,pool-cassandra
 bench-paths: build
-	$(GO) test -run '^$$' -bench BenchmarkPaths -benchtime 1x -timeout 60m ./pipelines/ -args -bench.tweets=$(BENCH_N) -bench.paths=$(BENCH_PATHS)
+	$(GO) test -run '^$$' -bench BenchmarkPaths -benchtime 1x -timeout 60m ./pipelines/job/ -args -bench.tweets=$(BENCH_N) -bench.paths=$(BENCH_PATHS)
 
 ## check-expected: compare a store that generated tweets were indexed into, and its run's summary,
 ## with the generator's expectations (DATA/EXPECTED.json): the summary's counts, the rows of the raw,
@@ -98,7 +98,7 @@ bench-paths: build
 ##   make check-expected DATA=DATA STORE=STORE SUMMARY=SUMMARY
 check-expected:
 	@test -n "$(DATA)" -a -n "$(STORE)" -a -n "$(SUMMARY)" || { echo "usage: make check-expected DATA=DIR STORE=DIR SUMMARY=FILE" >&2; exit 2; }
-	$(GO) test -count=1 -v -run '^TestStoreMatchesExpected$$' ./pipelines/ -args -check.data=$(abspath $(DATA)) -check.store=$(abspath $(STORE)) -check.summary=$(abspath $(SUMMARY))
+	$(GO) test -count=1 -v -run '^TestStoreMatchesExpected$$' ./pipelines/job/ -args -check.data=$(abspath $(DATA)) -check.store=$(abspath $(STORE)) -check.summary=$(abspath $(SUMMARY))
 
 ## bench-query: index $(BENCHQ_N) generated tweets over three days into $(BENCHQ_DIR)/store (once;
 ## kept for the next run) and time the ten questions from the indexes and by a scan of the raw table.

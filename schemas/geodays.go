@@ -12,7 +12,7 @@ import "time"
 // which costs a read and never an answer. Markers can be trusted to be
 // complete only in a sink whose every geo row was written with one:
 // GeoDayMarkersParam says so, written when indexing began into an empty
-// sink (pipelines.Run).
+// sink (job.Run).
 const (
 	// GeoDayPrefix begins the names of the day markers: "geoday/YYYY-MM-DD".
 	GeoDayPrefix = "geoday/"

@@ -13,18 +13,18 @@ import (
 // What each row is for is told where it is written and read.
 const (
 	// IndexParam holds the index parameters of the last run
-	// (pipelines.CurrentParams). GeoDayMarkersParam (geodays.go) is the
+	// (job.CurrentParams). GeoDayMarkersParam (geodays.go) is the
 	// other parameter.
 	IndexParam = "param/index"
 	// RunRecordPrefix begins the records of runs: "run/<start time>"
-	// (pipelines.RunRecord).
+	// (job.RunRecord).
 	RunRecordPrefix = "run/"
 	// ForgetPrefix begins the records of forgets: "forget/<start time>"
-	// -> its summary (pipelines.Forget).
+	// -> its summary (maintain.Forget).
 	ForgetPrefix = "forget/"
 	// RecountPrefix begins the marks of minutes whose frequency counts are
 	// to be recounted from the raw table: "recount/YYYYMMDDhhmm"
-	// (transforms.RawFn writes them, pipelines.Run recounts and removes
+	// (transforms.RawFn writes them, job.Run recounts and removes
 	// them).
 	RecountPrefix = "recount/"
 	// CountingPrefix begins the marks of minutes whose tweets a stream has
@@ -33,7 +33,7 @@ const (
 	CountingPrefix = "counting/"
 	// RebuildPrefix begins the marks of minutes whose term and geo cells,
 	// and counts, are to be derived again from their raw rows: minutes of
-	// a stream that died ("rebuild/YYYYMMDDhhmm"; pipelines.Run).
+	// a stream that died ("rebuild/YYYYMMDDhhmm"; job.Run).
 	RebuildPrefix = "rebuild/"
 	// NoticePrefix begins the records of compliance notices:
 	// "notice/<kind>/<id>" (and "/<up_to id>" for scrub_geo), the value
@@ -41,7 +41,7 @@ const (
 	NoticePrefix = "notice/"
 	// ScrubGeoPrefix begins the marks of scrub_geo messages to apply:
 	// "scrubgeo/<user id>/<up_to id>" (transforms.ScrubGeoMark; applied and
-	// removed by pipelines.Run).
+	// removed by job.Run).
 	ScrubGeoPrefix = "scrubgeo/"
 	// CollisionPrefix begins the records of row keys that hold (or held)
 	// more than one tweet, a row-key collision: "collision/<row key in
@@ -53,7 +53,7 @@ const (
 	CollisionPrefix = "collision/"
 	// AuthorsParam is the metadata row saying that every tweet the raw
 	// table holds has its TweetAuthors cell (AuthorRow): written when
-	// indexing began into an empty sink (pipelines.Run), as
+	// indexing began into an empty sink (job.Run), as
 	// GeoDayMarkersParam. A sink indexed before the table existed never
 	// gets it, and its questions about users read the raw rows instead.
 	AuthorsParam = "param/authors"

@@ -10,9 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/s2"
-
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/klauspost/compress/s2"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -145,7 +144,7 @@ var (
 // runs overlap): TweetBatch's coder holds them in memory and encodes only
 // a handle, which only this process can decode, once. It is for runs
 // whose workers are all in this process (the coder encodes where a batch
-// is emitted and decodes where it is consumed): pipelines.Run calls it for
+// is emitted and decodes where it is consumed): job.Run calls it for
 // bounded runs on prism in process. A worker in another process never
 // shares (it is off by default) and encodes batches in full; the decoder
 // reads both. The batches of a run that fails before they are consumed

@@ -71,7 +71,7 @@ type Identifier struct {
 	// Sink is the sink's identity table and raw tweets.
 	Sink Identities
 	// Fresh says the sink held no identity row when the run began (see
-	// pipelines.Run): then no earlier run stored a tweet, deduplication's
+	// job.Run): then no earlier run stored a tweet, deduplication's
 	// state knows every id this run let through, and a new tweet needs no
 	// lookup; replacements and deletes still look up what earlier bundles
 	// wrote.

@@ -17,7 +17,7 @@ import (
 // "notice/<kind>/<id>" (and "/<up_to id>" for scrub_geo), the id a
 // zero-padded 20-digit decimal, the value the message's bytes. A
 // scrub_geo also leaves a mark under schemas.ScrubGeoPrefix, which the run applies
-// when its pipeline is done (pipelines.Run) and then removes.
+// when its pipeline is done (job.Run) and then removes.
 
 // Scrub_geo marks (schemas.ScrubGeoPrefix): "scrubgeo/<user id>/<up_to
 // id>", both zero-padded to 20 digits. A v2 scrub_geo event, whose id may

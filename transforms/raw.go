@@ -20,7 +20,7 @@ type RawFn struct {
 	// until they are written, and a stream that dies loses them, while
 	// its Kafka offsets may already be committed past their tweets (the
 	// runner held them). The run that finds such marks recounts their
-	// minutes from the raw table (pipelines.Run); a run that ends cleanly
+	// minutes from the raw table (job.Run); a run that ends cleanly
 	// has written every count and removes them.
 	MarkCounting bool
 	// Ack acknowledges, after the batch's cells, one unit for each tweet
@@ -103,7 +103,7 @@ func CollisionDeletes(dst []schemas.Cell, keys []schemas.RowKey) []schemas.Cell 
 
 // Recount marks (schemas.RecountPrefix): RawFn writes one for the minute
 // of each stored version it removes, and the run recounts and unmarks them
-// when its pipeline is done (pipelines.Run). Counting marks
+// when its pipeline is done (job.Run). Counting marks
 // (schemas.CountingPrefix): see RawFn.MarkCounting.
 
 // deleteOf returns the cell that deletes c.

@@ -192,12 +192,23 @@ func recoverIngest(db *pebble.DB, fs vfs.FS, dir string) (bool, error) {
 		}
 		return out
 	}
-	if !plan.BaseIngested && len(plan.Base) > 0 {
+	// Pebble removes the files of an ingestion once it is applied, and
+	// only then: a table of the plan that is gone was ingested (the
+	// process ended after the ingestion, before the plan said so).
+	ingested := func(names []string) bool {
+		for _, n := range names {
+			if _, err := fs.Stat(filepath.Join(scratch, n)); errors.Is(err, os.ErrNotExist) {
+				return true
+			}
+		}
+		return false
+	}
+	if !plan.BaseIngested && len(plan.Base) > 0 && !ingested(plan.Base) {
 		if err := db.Ingest(context.Background(), paths(plan.Base)); err != nil {
 			return false, err
 		}
 	}
-	if len(plan.Tables) > 0 {
+	if len(plan.Tables) > 0 && !ingested(plan.Tables) {
 		if err := db.Ingest(context.Background(), paths(plan.Tables)); err != nil {
 			return false, err
 		}

@@ -3,15 +3,16 @@ package query_test
 import (
 	"context"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -164,7 +165,7 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 
 	t.Run("store", func(t *testing.T) {
 		store := filepath.Join(dir, "store")
-		sum, err := pipelines.Run(ctx, pipelines.Config{Input: in, Store: store})
+		sum, err := job.Run(ctx, pipelines.Config{Input: in, Store: store})
 		if err != nil || sum.Collisions != 1 {
 			t.Fatalf("run: %+v, %v; want one collision", sum, err)
 		}
@@ -194,7 +195,7 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 	t.Run("store, two runs", func(t *testing.T) {
 		store := filepath.Join(dir, "store2")
 		for _, in := range []string{first, second} {
-			if _, err := pipelines.Run(ctx, pipelines.Config{Input: in, Store: store}); err != nil {
+			if _, err := job.Run(ctx, pipelines.Config{Input: in, Store: store}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -207,7 +208,7 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 	})
 	t.Run("cassandra, two runs", func(t *testing.T) {
 		c := indexCassandra(t, "tweetindex_collision2", first)
-		if _, err := pipelines.Run(ctx, pipelines.Config{Input: second, Cassandra: &c.Config}); err != nil {
+		if _, err := job.Run(ctx, pipelines.Config{Input: second, Cassandra: &c.Config}); err != nil {
 			t.Fatal(err)
 		}
 		check(t, c.Reader)

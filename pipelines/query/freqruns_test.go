@@ -13,6 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -108,10 +109,10 @@ func TestNewTweetsAcrossRunsAreCounted(t *testing.T) {
 		}
 		return freq
 	}
-	run := func(t *testing.T, cfg pipelines.Config, in string) pipelines.Summary {
+	run := func(t *testing.T, cfg pipelines.Config, in string) job.Summary {
 		t.Helper()
 		cfg.Input = in
-		sum, err := pipelines.Run(ctx, cfg)
+		sum, err := job.Run(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestNewTweetsAcrossRunsAreCounted(t *testing.T) {
 	}
 	// recounted checks the second run's recounts: the shared minute
 	// alone (the other minutes are one run's each).
-	recounted := func(t *testing.T, first, second pipelines.Summary) {
+	recounted := func(t *testing.T, first, second job.Summary) {
 		t.Helper()
 		if first.Recounted != 0 || second.Recounted != 1 {
 			t.Errorf("runs recounted %d and %d minutes, want 0 (a fresh sink) and 1 (the shared minute)", first.Recounted, second.Recounted)
@@ -154,7 +155,7 @@ func TestNewTweetsAcrossRunsAreCounted(t *testing.T) {
 			c := indexCassandra(t, "tweetindex_freqruns", order[0])
 			cfg := pipelines.Config{Cassandra: &c.Config}
 			second := run(t, cfg, order[1])
-			recounted(t, pipelines.Summary{}, second)
+			recounted(t, job.Summary{}, second)
 			before := check(t, c.Reader, "two runs")
 			run(t, cfg, order[1])
 			if after := check(t, c.Reader, "the second run again"); !maps.Equal(before, after) {

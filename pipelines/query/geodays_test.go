@@ -3,7 +3,6 @@ package query_test
 import (
 	"context"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +10,10 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -43,7 +44,7 @@ func TestCassandraBoxSkipsEmptyDays(t *testing.T) {
 		t.Fatal(err)
 	}
 	storeDir := t.TempDir()
-	if _, err := pipelines.Run(ctx, pipelines.Config{Input: dir, Store: storeDir}); err != nil {
+	if _, err := job.Run(ctx, pipelines.Config{Input: dir, Store: storeDir}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := storeio.Open(storeDir)

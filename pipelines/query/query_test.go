@@ -19,6 +19,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
@@ -98,7 +99,7 @@ func testData(t *testing.T) string {
 func indexInto(t *testing.T, cfg pipelines.Config) {
 	t.Helper()
 	cfg.Input = testData(t)
-	if _, err := pipelines.Run(context.Background(), cfg); err != nil {
+	if _, err := job.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -127,7 +128,7 @@ func indexCassandra(t *testing.T, keyspace, input string) indexedCassandra {
 	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pipelines.Run(ctx, pipelines.Config{Input: input, Cassandra: &cfg}); err != nil {
+	if _, err := job.Run(ctx, pipelines.Config{Input: input, Cassandra: &cfg}); err != nil {
 		t.Fatal(err)
 	}
 	cr, err := cassandraio.NewReader(cfg)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 const backfillSynopsis = `tweetindex backfill (--root DIR | --kafka BROKERS --topic T) --from T1 --to T2 (--store DIR | --cassandra HOSTS) [--margin D] [--dry-run] [Beam flags]
@@ -45,7 +46,7 @@ func runBackfill(args []string) error {
 	run.register(fs)
 	from := fs.String("from", "", "start of the range, inclusive (RFC 3339 or YYYY-MM-DD[THH[:MM]], UTC): required")
 	to := fs.String("to", "", "end of the range, exclusive: required")
-	margin := fs.Duration("margin", pipelines.DefaultMargin, "also read files (or Kafka messages) stamped this long outside the range: tweets are filed by when they were collected, a little after they were created")
+	margin := fs.Duration("margin", job.DefaultMargin, "also read files (or Kafka messages) stamped this long outside the range: tweets are filed by when they were collected, a little after they were created")
 	dryRun := fs.Bool("dry-run", false, "list the files the range selects, and stop")
 	c.withBeam()
 	if i, _ := verbAt(fs, args); i >= 0 && args[i] == "status" {
@@ -63,7 +64,7 @@ func runBackfill(args []string) error {
 // backfill runs a backfill whose flags are checked.
 func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to string, margin time.Duration, dryRun bool) error {
 	var err error
-	b := pipelines.Backfill{Root: root, Margin: margin}
+	b := job.Backfill{Root: root, Margin: margin}
 	if margin == 0 {
 		b.Margin = -1 // --margin 0 means none
 	}
@@ -92,7 +93,7 @@ func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to s
 		return asUsage(err)
 	}
 	rangeText := fmt.Sprintf("[%s, %s)", b.From.Format(time.RFC3339), b.To.Format(time.RFC3339))
-	var size pipelines.InputSize
+	var size job.InputSize
 	if b.Kafka != nil {
 		run.log.Info("backfill", "from", b.From, "to", b.To, "kafka", kafka.brokers, "topic", kafka.topic, "start", cfg.Kafka.Start, "stop", cfg.Kafka.Stop,
 			line(fmt.Sprintf("backfill %s: Kafka %s/%s, messages stamped %s to %s", rangeText, kafka.brokers, kafka.topic, cfg.Kafka.Start, cfg.Kafka.Stop)))
@@ -115,7 +116,7 @@ func backfill(kafka *kafkaFlags, sink *sinkFlags, run runFlags, root, from, to s
 		if len(files) == 0 {
 			return fmt.Errorf("no file under %s can hold %s: check --root and the range", root, rangeText)
 		}
-		size = pipelines.SizeOf(files)
+		size = job.SizeOf(files)
 	}
 	return execute(cfg, run, size)
 }
@@ -172,11 +173,11 @@ func runBackfillStatus(args []string) error {
 		return err
 	}
 	defer tables.Close()
-	runs, err := pipelines.ReadRunRecords(context.Background(), tables)
+	runs, err := job.ReadRunRecords(context.Background(), tables)
 	if err != nil {
 		return err
 	}
-	lo, hi := pipelines.RunsExtent(runs)
+	lo, hi := job.RunsExtent(runs)
 	if t1.IsZero() {
 		t1 = lo.Truncate(step)
 	}
@@ -193,8 +194,8 @@ func runBackfillStatus(args []string) error {
 		// --to is at or before the start of every recorded run.
 		return exitError{exitIncomplete, fmt.Sprintf("no run is recorded before --to %s (the earliest starts at %s): pass --from to report a range", *to, lo.UTC().Format(time.RFC3339))}
 	}
-	spans := pipelines.CoverageOf(runs, t1, t2, step)
-	superseded := pipelines.Superseded(runs)
+	spans := job.CoverageOf(runs, t1, t2, step)
+	superseded := job.Superseded(runs)
 	w := bufio.NewWriter(os.Stdout)
 	if *format == "jsonl" {
 		err = writeCoverageJSONL(w, spans, runs, superseded)
@@ -215,16 +216,16 @@ func runBackfillStatus(args []string) error {
 }
 
 // incomplete counts the spans not covered and the runs that did not
-// succeed and were not run again since (superseded, pipelines.Superseded).
-func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord, superseded []bool) int {
+// succeed and were not run again since (superseded, job.Superseded).
+func incomplete(spans []job.Span, runs []job.RunRecord, superseded []bool) int {
 	n := 0
 	for _, s := range spans {
-		if s.Status != pipelines.Covered {
+		if s.Status != job.Covered {
 			n++
 		}
 	}
 	for i, r := range runs {
-		if r.Status != pipelines.RunSucceeded && !superseded[i] {
+		if r.Status != job.RunSucceeded && !superseded[i] {
 			n++
 		}
 	}
@@ -232,7 +233,7 @@ func incomplete(spans []pipelines.Span, runs []pipelines.RunRecord, superseded [
 }
 
 // printCoverage writes spans as an aligned table.
-func printCoverage(w io.Writer, spans []pipelines.Span) {
+func printCoverage(w io.Writer, spans []job.Span) {
 	fmt.Fprintf(w, "%-20s  %-20s  %-8s  %s\n", "from", "to", "status", "failed/unfinished runs")
 	for _, s := range spans {
 		failed := ""
@@ -245,7 +246,7 @@ func printCoverage(w io.Writer, spans []pipelines.Span) {
 
 // writeCoverageJSONL writes an object per span ({"kind":"span",...}) and
 // one per run that did not succeed ({"kind":"run",...}).
-func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.RunRecord, superseded []bool) error {
+func writeCoverageJSONL(w io.Writer, spans []job.Span, runs []job.RunRecord, superseded []bool) error {
 	enc := json.NewEncoder(w)
 	for _, s := range spans {
 		if err := enc.Encode(struct {
@@ -259,12 +260,12 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 		}
 	}
 	for i, r := range runs {
-		if r.Status == pipelines.RunSucceeded {
+		if r.Status == job.RunSucceeded {
 			continue
 		}
 		if err := enc.Encode(struct {
 			Kind string `json:"kind"`
-			pipelines.RunRecord
+			job.RunRecord
 			RunAgain bool `json:"run_again,omitempty"`
 		}{"run", r, superseded[i]}); err != nil {
 			return err
@@ -276,18 +277,18 @@ func writeCoverageJSONL(w io.Writer, spans []pipelines.Span, runs []pipelines.Ru
 // printUnfinished lists the runs that did not succeed: failed, interrupted
 // (stopped, or their process found gone) and still running; then, apart,
 // those that failed or were interrupted and have been run again since
-// (superseded, pipelines.Superseded).
-func printUnfinished(w io.Writer, runs []pipelines.RunRecord, superseded []bool) {
+// (superseded, job.Superseded).
+func printUnfinished(w io.Writer, runs []job.RunRecord, superseded []bool) {
 	printRuns(w, runs, func(i int) bool { return !superseded[i] }, "\nruns that did not succeed:")
 	printRuns(w, runs, func(i int) bool { return superseded[i] }, "\nruns that did not succeed, run again since (a later run succeeded over their range):")
 }
 
 // printRuns prints, under title, the runs that did not succeed among those
 // that pick takes.
-func printRuns(w io.Writer, runs []pipelines.RunRecord, pick func(i int) bool, title string) {
+func printRuns(w io.Writer, runs []job.RunRecord, pick func(i int) bool, title string) {
 	first := true
 	for i, r := range runs {
-		if r.Status == pipelines.RunSucceeded || !pick(i) {
+		if r.Status == job.RunSucceeded || !pick(i) {
 			continue
 		}
 		if first {
@@ -296,9 +297,9 @@ func printRuns(w io.Writer, runs []pipelines.RunRecord, pick func(i int) bool, t
 		}
 		line := fmt.Sprintf("  %s  %-11s  [%s, %s)  %s", r.Started, r.Status, orOpen(r.From), orOpen(r.To), r.Source)
 		switch {
-		case r.Status == pipelines.RunRunning && r.OnOtherHost():
+		case r.Status == job.RunRunning && r.OnOtherHost():
 			line += fmt.Sprintf("  (running on %s, pid %d: cannot check from this host whether it still runs; backfill status on %s can)", r.Host, r.PID, r.Host)
-		case r.Status == pipelines.RunRunning && r.PID > 0:
+		case r.Status == job.RunRunning && r.PID > 0:
 			line += fmt.Sprintf("  (pid %d on %s)", r.PID, r.Host)
 		}
 		if r.Error != "" {

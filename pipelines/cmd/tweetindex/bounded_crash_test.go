@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 )
 
@@ -179,13 +179,13 @@ func TestKilledBoundedRunRunAgain(t *testing.T) {
 		sum := store + ".summary.json"
 		return startCLI(t, "index", "--input", input, "--store", store, "--progress", "50ms", "--summary", sum), sum
 	}
-	indexed := func(t *testing.T, store, input string) pipelines.Summary {
+	indexed := func(t *testing.T, store, input string) job.Summary {
 		t.Helper()
 		c, path := index(t, store, input)
 		if code := c.wait(t, 5*time.Minute); code != 0 {
 			t.Fatalf("run of %s into %s: exit %d\nstderr:\n%s", input, store, code, c.stderr)
 		}
-		var s pipelines.Summary
+		var s job.Summary
 		data, err := os.ReadFile(path)
 		if err == nil {
 			err = json.Unmarshal(data, &s)

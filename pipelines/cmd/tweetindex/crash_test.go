@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +16,9 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -201,7 +202,7 @@ func TestKilledStreamResumesToOneRun(t *testing.T) {
 	if err := os.WriteFile(firstHalf, append(bytes.Join(values[:half], []byte("\n")), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	halfSum, err := pipelines.Run(context.Background(), pipelines.Config{Input: firstHalf, Store: filepath.Join(dir, "half")})
+	halfSum, err := job.Run(context.Background(), pipelines.Config{Input: firstHalf, Store: filepath.Join(dir, "half")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +353,7 @@ func TestKilledAnywhereLosesNothing(t *testing.T) {
 			if code := resumed.wait(t, 2*time.Minute); code != 0 {
 				t.Fatalf("resumed run: exit %d\nstdout:\n%s\nstderr:\n%s", code, resumed.stdout, resumed.stderr)
 			}
-			var sum pipelines.Summary
+			var sum job.Summary
 			data, err := os.ReadFile(sumFile)
 			if err == nil {
 				err = json.Unmarshal(data, &sum)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"log/slog"
 	"os"
@@ -20,8 +19,10 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -133,7 +134,7 @@ func (f *runFlags) apply(cfg *pipelines.Config) {
 // execute runs the pipeline for cfg (already validated) with the run
 // flags f: the summary goes to stdout, progress to stderr. size is the
 // input's size for the progress lines, if known.
-func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
+func execute(cfg pipelines.Config, f runFlags, size job.InputSize) error {
 	beam.Init()
 	log.SetupLogging("warn", f.logFormat)
 	if !f.verbose {
@@ -151,7 +152,7 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 	defer stop()
 	// The runner flags before anything is started or printed (Run checks
 	// them again, for callers of the library).
-	if err := pipelines.CheckRunner(ctx); err != nil {
+	if err := job.CheckRunner(ctx); err != nil {
 		return err
 	}
 	// The clusters' security settings before anything is started or
@@ -203,18 +204,18 @@ func execute(cfg pipelines.Config, f runFlags, size pipelines.InputSize) error {
 			until.UTC().Format(time.RFC3339), time.Until(until).Round(time.Second))))
 	}
 	stopProgress := reportProgress(f.log, f.progress, size, cfg.Streaming(), until)
-	tally := pipelines.NewProgress(size, "stopped after")
+	tally := job.NewProgress(size, "stopped after")
 	if tally != nil {
 		tally.Streaming, tally.Until = cfg.Streaming(), until
 	}
-	sum, err := pipelines.Run(ctx, cfg)
+	sum, err := job.Run(ctx, cfg)
 	stopProgress()
 	stopWatch() // its last lines before the summary
-	if errors.Is(err, pipelines.ErrInterrupted) && tally != nil {
+	if errors.Is(err, job.ErrInterrupted) && tally != nil {
 		// No summary without the runner's counters: say how far it got.
 		logProgress(f.log, tally.Sample(time.Now()))
 	}
-	if errors.As(err, new(*pipelines.TokenizerMixError)) {
+	if errors.As(err, new(*job.TokenizerMixError)) {
 		// Refused before anything ran: a usage error, as the flag fixes it.
 		return asUsage(err)
 	}
@@ -260,7 +261,7 @@ func stopOnSignal(cfg pipelines.Config, l *slog.Logger) (ctx context.Context, st
 				return
 			}
 			l.Info("signal", "signal", name, "action", "stop", line(fmt.Sprintf("%s: stopping the run (%s again to kill)...", name, name)))
-			cancel(fmt.Errorf("%w by %s", pipelines.ErrInterrupted, name))
+			cancel(fmt.Errorf("%w by %s", job.ErrInterrupted, name))
 		case <-done:
 		}
 	}()
@@ -300,7 +301,7 @@ func printDetail(w io.Writer, err error) {
 // withDetail attaches a failed run's report to its one-line error: all of
 // it with --verbose, else a pointer to --verbose.
 func withDetail(err error, verbose bool) error {
-	var re *pipelines.RunError
+	var re *job.RunError
 	if !errors.As(err, &re) {
 		return err
 	}

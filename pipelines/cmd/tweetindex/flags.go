@@ -48,6 +48,11 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 	return &cfg
 }
 
+// config is the sink the flags name.
+func (f *sinkFlags) config() sink.Config {
+	return sink.Config{Store: f.store, Cassandra: f.cassandraConfig()}
+}
+
 // open opens the tables for reading, the store with a block cache of
 // cacheSize bytes (0: Pebble's default), read-only: nothing is written to
 // it (sink.Config.ReadOnly).
@@ -55,16 +60,20 @@ func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize, ReadOnly: true})
+	c := f.config()
+	c.CacheSize, c.ReadOnly = cacheSize, true
+	return sink.Open(c)
 }
 
-// openToWrite opens the tables to read and write them (check --repair):
-// a store that does not exist is an error, as for open.
+// openToWrite opens the tables to read and write them (forget, check
+// --repair): a store that does not exist is an error, as for open.
 func (f *sinkFlags) openToWrite(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize})
+	c := f.config()
+	c.CacheSize = cacheSize
+	return sink.Open(c)
 }
 
 // openForQuery is open for a question: a store a stream is writing is read
@@ -73,7 +82,9 @@ func (f *sinkFlags) openForQuery(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize, Snapshot: true})
+	c := f.config()
+	c.CacheSize, c.Snapshot = cacheSize, true
+	return sink.Open(c)
 }
 
 // check says what is wrong with the flags' choice of tables.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 const indexSynopsis = `tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [flags] [Beam flags]`
@@ -64,7 +65,7 @@ func runIndex(args []string) (err error) {
 	if err := cfg.Validate(); err != nil {
 		return asUsage(err)
 	}
-	var size pipelines.InputSize
+	var size job.InputSize
 	if cfg.Input != "" {
 		// Fail before the pipeline starts, in one line, if nothing matches.
 		files, skipped, err := archiveio.ExpandSkipping(cfg.Input)
@@ -74,7 +75,7 @@ func runIndex(args []string) (err error) {
 		for _, f := range skipped {
 			fmt.Fprintf(warnings, "tweetindex index: not reading %s: it is %s\n", f.Path, f.Reason)
 		}
-		size = pipelines.SizeOf(files)
+		size = job.SizeOf(files)
 	}
 	return execute(cfg, run, size)
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 // The lines a run prints on stderr while it goes (progress, --watch,
@@ -96,7 +96,7 @@ func line(s string) slog.Attr { return slog.String(lineKey, s) }
 
 // logProgress logs a progress sample: msg "progress" (or "stopped" for
 // the line of a run stopped before its summary).
-func logProgress(l *slog.Logger, s pipelines.ProgressSample) {
+func logProgress(l *slog.Logger, s job.ProgressSample) {
 	msg := "progress"
 	if s.Label != "progress" {
 		msg = "stopped"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 // TestLogFormatJSON indexes the sample with --log-format json, progress,
@@ -75,7 +75,7 @@ func TestLogFormatJSON(t *testing.T) {
 func TestLogFormatText(t *testing.T) {
 	var b bytes.Buffer
 	l := newRunLogger(&b, "text")
-	logProgress(l, pipelines.ProgressSample{Label: "progress", Elapsed: 10 * time.Second, Phase: "reading", Read: 5, Indexed: 4})
+	logProgress(l, job.ProgressSample{Label: "progress", Elapsed: 10 * time.Second, Phase: "reading", Read: 5, Indexed: 4})
 	l.Warn("pebble", "error", "disk full")
 	want := "progress 10s [reading]: 5 tweets read, 4 indexed (0/s), 0 rows written (0/s)\npebble error=disk full\n"
 	if b.String() != want {

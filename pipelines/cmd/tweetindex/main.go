@@ -35,7 +35,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 const usage = `tweetindex indexes tweets into raw, term, frequency and geotemporal tables,
@@ -155,7 +155,7 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tweetindex %s: %v\n", cmd, err)
 	printDetail(stderr, err)
-	if !errors.As(err, new(*pipelines.RunError)) && cassandraio.IsSchemaError(err.Error()) {
+	if !errors.As(err, new(*job.RunError)) && cassandraio.IsSchemaError(err.Error()) {
 		// A run's failure carries its hint; a read before or without one does not.
 		fmt.Fprintln(stderr, "(check --keyspace; create the tables with: tweetindex schema apply --cassandra HOSTS --keyspace K)")
 	}

@@ -6,17 +6,18 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
-// reportProgress logs a progress line (pipelines.Progress) on l every
+// reportProgress logs a progress line (job.Progress) on l every
 // interval while a run goes, or, when the workers run outside this process,
 // one note saying why there is none; streaming and until are
-// pipelines.Progress's Streaming and Until. Call stop when the run ends.
-func reportProgress(l *slog.Logger, interval time.Duration, size pipelines.InputSize, streaming bool, until time.Time) (stop func()) {
+// job.Progress's Streaming and Until. Call stop when the run ends.
+func reportProgress(l *slog.Logger, interval time.Duration, size job.InputSize, streaming bool, until time.Time) (stop func()) {
 	if interval <= 0 {
 		return func() {}
 	}
-	p := pipelines.NewProgress(size, "")
+	p := job.NewProgress(size, "")
 	if p == nil {
 		l.Info("progress not shown", "reason", "workers outside this process", line("progress: not shown, the workers run outside this process (see the runner's UI)"))
 		return func() {}

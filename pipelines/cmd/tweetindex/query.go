@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/tweetindex/tweetindex/io/sink"
 	"io"
 	"os"
 	"os/signal"
@@ -15,8 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -507,9 +507,9 @@ func (q *queryCmd) noteTokenizers(ctx context.Context) error {
 	}
 	var b strings.Builder
 	if t.Mixed() {
-		fmt.Fprintf(&b, "note: this %s mixes tweets indexed with tokenizer %s", store, pipelines.TokenizerVersionsText(t.Stored))
+		fmt.Fprintf(&b, "note: this %s mixes tweets indexed with tokenizer %s", store, job.TokenizerVersionsText(t.Stored))
 	} else {
-		fmt.Fprintf(&b, "note: this %s was indexed with tokenizer %s", store, pipelines.TokenizerVersionsText(t.Stored))
+		fmt.Fprintf(&b, "note: this %s was indexed with tokenizer %s", store, job.TokenizerVersionsText(t.Stored))
 	}
 	for _, v := range others {
 		if lacks := t.Lacks(v); len(lacks) > 0 {

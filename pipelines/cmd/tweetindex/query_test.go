@@ -18,6 +18,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 func TestMain(m *testing.M) {
@@ -65,7 +66,7 @@ func indexedSample(t *testing.T) (string, int64) {
 			return
 		}
 		sampleStore = filepath.Join(dir, "store")
-		sum, err := pipelines.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: sampleStore})
+		sum, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: sampleStore})
 		if err != nil {
 			sampleErr = err
 			return

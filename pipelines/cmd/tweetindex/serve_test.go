@@ -24,6 +24,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/serve"
 	"github.com/tweetindex/tweetindex/testdata/gen/tweetgen"
 )
@@ -319,7 +320,7 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "in", "EXPECTED.json"))
 	store := filepath.Join(dir, "store")
-	if _, err := pipelines.Run(context.Background(), pipelines.Config{Input: filepath.Join(dir, "in"), Store: store}); err != nil {
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: filepath.Join(dir, "in"), Store: store}); err != nil {
 		t.Fatal(err)
 	}
 	base := startServe(t, store, serve.Config{})

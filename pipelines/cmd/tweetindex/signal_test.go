@@ -17,8 +17,8 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/io/sink"
-	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/cmd/internal/cmdtest"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -88,14 +88,14 @@ func (c *cli) wait(t *testing.T, timeout time.Duration) int {
 }
 
 // runRecords reads the run records of the store in dir.
-func runRecords(t *testing.T, dir string) []pipelines.RunRecord {
+func runRecords(t *testing.T, dir string) []job.RunRecord {
 	t.Helper()
 	tables, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tables.Close()
-	runs, err := pipelines.ReadRunRecords(context.Background(), tables)
+	runs, err := job.ReadRunRecords(context.Background(), tables)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +162,12 @@ func TestSIGTERMDrainsStream(t *testing.T) {
 	if code != 0 || !strings.Contains(c.stderr.String(), "SIGTERM: draining") || !strings.Contains(c.stdout.String(), fmt.Sprintf("read %d = ", len(values))) {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 0, a drain and a summary of the %d records", code, c.stdout, c.stderr, len(values))
 	}
-	var sum pipelines.Summary
+	var sum job.Summary
 	if data, err := os.ReadFile(summary); err != nil || json.Unmarshal(data, &sum) != nil || sum.Read != int64(len(values)) {
 		t.Errorf("summary file: %+v (%v), want read %d", sum, err, len(values))
 	}
 	runs := runRecords(t, store)
-	if len(runs) != 1 || runs[0].Status != pipelines.RunSucceeded {
+	if len(runs) != 1 || runs[0].Status != job.RunSucceeded {
 		t.Errorf("run records %+v, want one succeeded", runs)
 	}
 }
@@ -193,7 +193,7 @@ func TestKilledRunIsInterrupted(t *testing.T) {
 	}
 	c.wait(t, 10*time.Second)
 	runs := runRecords(t, store)
-	if len(runs) != 1 || runs[0].Status != pipelines.RunInterrupted || !strings.Contains(runs[0].Error, "is gone") {
+	if len(runs) != 1 || runs[0].Status != job.RunInterrupted || !strings.Contains(runs[0].Error, "is gone") {
 		t.Fatalf("run records %+v, want one interrupted whose process is gone", runs)
 	}
 	status := startCLI(t, "backfill", "status", "--store", store)

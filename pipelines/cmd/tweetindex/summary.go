@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // printSummary writes a run's summary for people: the counts, which
 // reconcile, the rows written per table and the rate.
-func printSummary(w io.Writer, s pipelines.Summary) {
+func printSummary(w io.Writer, s job.Summary) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "read %d = indexed %d + duplicates %d + skipped %d + dead_lettered %d", s.Read, s.Indexed, s.Duplicates, s.Skipped, s.DeadLettered)
 	var why []string

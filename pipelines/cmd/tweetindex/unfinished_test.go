@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
 // TestUnfinishedRunOnOtherHost: a run record left running by a process on
@@ -13,12 +13,12 @@ import (
 // cannot check, not as a process of this host.
 func TestUnfinishedRunOnOtherHost(t *testing.T) {
 	host, _ := os.Hostname()
-	runs := []pipelines.RunRecord{
-		{Started: "2026-11-01T00:00:00Z", Status: pipelines.RunRunning, Source: "a", Host: "elsewhere.invalid", PID: 4242},
-		{Started: "2026-11-02T00:00:00Z", Status: pipelines.RunRunning, Source: "b", Host: host, PID: os.Getpid()},
+	runs := []job.RunRecord{
+		{Started: "2026-11-01T00:00:00Z", Status: job.RunRunning, Source: "a", Host: "elsewhere.invalid", PID: 4242},
+		{Started: "2026-11-02T00:00:00Z", Status: job.RunRunning, Source: "b", Host: host, PID: os.Getpid()},
 	}
 	var b strings.Builder
-	printUnfinished(&b, runs, pipelines.Superseded(runs))
+	printUnfinished(&b, runs, job.Superseded(runs))
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("want a heading and two runs, got:\n%s", b.String())
@@ -35,12 +35,12 @@ func TestUnfinishedRunOnOtherHost(t *testing.T) {
 // listed under its own heading, after the runs still to see to, and does
 // not count as incomplete.
 func TestUnfinishedRunAgainListedApart(t *testing.T) {
-	runs := []pipelines.RunRecord{
-		{Started: "2026-11-01T00:00:00Z", Status: pipelines.RunInterrupted, Source: "a", From: "2026-10-01T00:00:00Z", To: "2026-10-02T00:00:00Z"},
-		{Started: "2026-11-01T01:00:00Z", Status: pipelines.RunSucceeded, Source: "a", From: "2026-10-01T00:00:00Z", To: "2026-10-02T00:00:00Z"},
-		{Started: "2026-11-01T02:00:00Z", Status: pipelines.RunFailed, Source: "a", From: "2026-10-02T00:00:00Z", To: "2026-10-03T00:00:00Z", Error: "boom"},
+	runs := []job.RunRecord{
+		{Started: "2026-11-01T00:00:00Z", Status: job.RunInterrupted, Source: "a", From: "2026-10-01T00:00:00Z", To: "2026-10-02T00:00:00Z"},
+		{Started: "2026-11-01T01:00:00Z", Status: job.RunSucceeded, Source: "a", From: "2026-10-01T00:00:00Z", To: "2026-10-02T00:00:00Z"},
+		{Started: "2026-11-01T02:00:00Z", Status: job.RunFailed, Source: "a", From: "2026-10-02T00:00:00Z", To: "2026-10-03T00:00:00Z", Error: "boom"},
 	}
-	superseded := pipelines.Superseded(runs)
+	superseded := job.Superseded(runs)
 	var b strings.Builder
 	printUnfinished(&b, runs, superseded)
 	out := b.String()

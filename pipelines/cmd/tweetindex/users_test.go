@@ -9,6 +9,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestUsersOnAStoreWithoutAuthors(t *testing.T) {
 	store, _ := indexedSample(t)
 	old := filepath.Join(t.TempDir(), "store")
-	if _, err := pipelines.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: old}); err != nil {
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: old}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := storeio.Open(old)

@@ -1,0 +1,128 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
+	"github.com/tweetindex/tweetindex/schemas"
+)
+
+// TestCheckFindsAndRepairs indexes the sample, damages its tables as a
+// lost write, a stray write or a rotten value would (a cell of each
+// derived table gone, a value changed, cells of no stored tweet, counts
+// wrong, missing and of no tweet, an identity row naming a lost tweet),
+// and checks that Check finds each, no more, that a repair writes the
+// tables back to what the run wrote, and that Check then finds nothing.
+// On the store and on the CQL test server.
+func TestCheckFindsAndRepairs(t *testing.T) {
+	input := filepath.Join(repoRoot(t), "testdata", "sample", "*")
+	for _, name := range []string{"store", "cassandra"} {
+		t.Run(name, func(t *testing.T) {
+			if name == "cassandra" && testing.Short() {
+				t.Skip("-short: the full suite (make test) checks and repairs a keyspace on the CQL test server too")
+			}
+			cfg := pipelines.Config{Input: input, Store: filepath.Join(tempDir(t), "store")}
+			if name == "cassandra" {
+				_, cql := startCQL(t)
+				cfg = pipelines.Config{Input: input, Cassandra: cql}
+			}
+			runPipeline(t, cfg)
+			s, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			want := dumpTables(t, s)
+
+			rep, err := maintain.Check(ctx, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Problems() != 0 || rep.Tweets == 0 {
+				t.Fatalf("the run's own tables: %d problems in %d tweets: %v", rep.Problems(), rep.Tweets, rep.Examples)
+			}
+			for table, c := range rep.Tables {
+				if rows := strings.Count(want[table], "\n"); int64(rows) != c.Rows {
+					t.Errorf("%s: Check read %d rows, dump %d", table, c.Rows, rows)
+				}
+			}
+
+			// The damage, and what Check must find of it.
+			// nth returns the table's nth cell, of those that have a value (an
+			// identity row that is no tombstone, which Check cannot tell
+			// from a stored tweet: it holds a delete).
+			nth := func(table schemas.Table, n int) schemas.Cell {
+				var c schemas.Cell
+				i := 0
+				err := s.Scan(ctx, table, nil, nil, func(key, value []byte) error {
+					if table == schemas.TableIdentity && len(value) == 0 {
+						return nil
+					}
+					if i == n {
+						c = schemas.Cell{Table: table, Key: bytes.Clone(key), Value: bytes.Clone(value)}
+					}
+					i++
+					return nil
+				})
+				if err != nil || c.Key == nil {
+					t.Fatalf("cell %d of %s: %v (%d cells)", n, table.Name(), err, i)
+				}
+				return c
+			}
+			gone := func(c schemas.Cell) schemas.Cell { c.Delete, c.Value = true, nil; return c }
+			lost := schemas.RowKey{0, 0, 0, 0, 0x6a, 0, 0, 0, 1, 2, 3, 4} // 2026-05, no tweet
+			author := nth(schemas.TableAuthors, 5)
+			author.Value = append(author.Value, 'x')
+			freq := nth(schemas.TableFrequency, 3)
+			freq.Value = []byte("999")
+			damage := []schemas.Cell{
+				gone(nth(schemas.TableTerms, 100)), gone(nth(schemas.TableGeo, 7)), gone(nth(schemas.TableEdges, 20)),
+				gone(nth(schemas.TableAuthors, 9)), gone(nth(schemas.TableIdentity, 40)),
+				author,
+				schemas.TermRow{Term: "stray", Field: "text", Key: lost}.Cell(),
+				schemas.EdgeRow{Type: schemas.EdgeMention, Source: "a", Target: "b", Key: lost, ID: 9}.Cell(),
+				freq, gone(nth(schemas.TableFrequency, 11)),
+				schemas.FrequencyRow{Minute: "202605010000", Lang: "en", Count: 2}.Cell(),
+				schemas.IdentityRow{ID: 12345, Key: lost}.Cell(),
+			}
+			if err := s.Write(ctx, damage); err != nil {
+				t.Fatal(err)
+			}
+			rep, err = maintain.Check(ctx, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for table, w := range map[string]maintain.TableCheck{
+				"terms": {Missing: 1, Orphans: 1}, "geo": {Missing: 1}, "edges": {Missing: 1, Orphans: 1},
+				"authors": {Missing: 1, Wrong: 1}, "identity": {Missing: 1, Orphans: 1}, "frequency": {Missing: 1, Wrong: 1, Orphans: 1},
+			} {
+				g := rep.Tables[table]
+				if g.Missing != w.Missing || g.Wrong != w.Wrong || g.Orphans != w.Orphans {
+					t.Errorf("%s: found %+v, want %+v", table, g, w)
+				}
+			}
+			if rep.Problems() != 12 || len(rep.Examples) != maintain.CheckExamples {
+				t.Errorf("%d problems, %d examples, want 12 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
+			}
+
+			rep, err = maintain.Check(ctx, s, s.Write)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Problems() != 12 || rep.Repaired != 12 {
+				t.Errorf("repair: %d problems, %d cells repaired, want 12 and 12", rep.Problems(), rep.Repaired)
+			}
+			if rep, err = maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
+				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)
+			}
+			diffTables(t, want, dumpTables(t, s), "the run", "damaged, then repaired")
+		})
+	}
+}

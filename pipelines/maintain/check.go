@@ -1,0 +1,358 @@
+package maintain
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// TableCheck is what Check found in one table.
+type TableCheck struct {
+	// Rows is the cells the table holds (read by the check).
+	Rows int64 `json:"rows"`
+	// Missing is the cells the stored tweets call for that the table
+	// lacks; Wrong those it holds with another value.
+	Missing int64 `json:"missing"`
+	Wrong   int64 `json:"wrong"`
+	// Orphans is the cells of tweets the raw table does not hold (a
+	// frequency cell: a minute and language without a stored tweet; an
+	// identity row: pointing at a row key no raw row holds).
+	Orphans int64 `json:"orphans"`
+}
+
+// Problems is the table's missing, wrong and orphaned cells.
+func (c TableCheck) Problems() int64 { return c.Missing + c.Wrong + c.Orphans }
+
+// CheckReport is what Check found, and repaired.
+type CheckReport struct {
+	// Tweets is the stored tweets read (raw rows).
+	Tweets int64 `json:"tweets"`
+	// Tables is by table name: the tables derived from the stored tweets
+	// (raw aside, which is the reference), identity and frequency.
+	Tables map[string]TableCheck `json:"tables"`
+	// Examples are the first problems found, one line each.
+	Examples []string `json:"examples,omitempty"`
+	// Repaired is the cells written or deleted by a repair.
+	Repaired int64   `json:"repaired"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// Problems is the number of problems found in every table.
+func (r CheckReport) Problems() int64 {
+	var n int64
+	for _, t := range r.Tables {
+		n += t.Problems()
+	}
+	return n
+}
+
+// CheckExamples is how many problems a report describes.
+const CheckExamples = 10
+
+// checkBatch is how many cells a repair writes at once.
+const checkBatch = 10000
+
+// expected is a cell a stored tweet (id) calls for.
+type expected struct {
+	cell schemas.Cell
+	id   uint64
+}
+
+// seekAll finds the cells of want (sorted by table and key) in the store
+// with one cursor a table, each seek after the one before: far cheaper
+// than a Get each, which sets up an iterator over every level.
+func seekAll(ctx context.Context, st *storeio.Store, want []expected, found [][]byte, ok []bool) error {
+	for len(want) > 0 {
+		table := want[0].cell.Table
+		n := 1
+		for n < len(want) && want[n].cell.Table == table {
+			n++
+		}
+		cur, err := st.NewCursor(ctx, table, want[0].cell.Key, nil)
+		if err != nil {
+			return fmt.Errorf("check: reading %s: %w", table.Name(), err)
+		}
+		for i, e := range want[:n] {
+			if !cur.SeekGE(e.cell.Key) || !bytes.Equal(cur.Key(), e.cell.Key) {
+				continue
+			}
+			v, err := cur.Value()
+			if err != nil {
+				cur.Close()
+				return err
+			}
+			found[i], ok[i] = bytes.Clone(v), true
+		}
+		if err := cur.Close(); err != nil {
+			return err
+		}
+		want, found, ok = want[n:], found[n:], ok[n:]
+	}
+	return nil
+}
+
+// checkTweets is how many stored tweets' cells Check looks up together,
+// checkLookups at a time.
+const (
+	checkTweets  = 20000
+	checkLookups = 32
+)
+
+// Check reads every stored tweet of r's raw table and holds the other
+// tables to it, as a run would have written them from those tweets: each
+// tweet's cells of the tables derived from it (identity, authors, terms,
+// geo, edges; transforms.RawCells and DeriveTweet) must be there with
+// their values, every cell of those tables must belong to a stored tweet
+// (schemas.TableSpec.TweetKey), every identity row that names a row key
+// must name a stored tweet, and the frequency table must hold, for each
+// minute and language, the number of stored tweets. With write set, it
+// repairs what it finds: writes the missing and wrong cells and the
+// right counts, and deletes the orphans (it then reports what it found,
+// and Repaired). A row key holding two tweets (a collision) shares its
+// term and geo cells, whose values are the kept tweet's: their values are
+// not compared.
+//
+// It reads the raw table once and every other table once (Lookup of each
+// cell a tweet calls for; a ScanAll of each table), keeping the stored
+// row keys in memory (12 bytes each) and the counts of each minute.
+func Check(ctx context.Context, r sink.Reader, write func(context.Context, []schemas.Cell) error) (CheckReport, error) {
+	started := time.Now()
+	rep := CheckReport{Tables: map[string]TableCheck{}}
+	tables := map[schemas.Table]*TableCheck{}
+	tc := func(t schemas.Table) *TableCheck {
+		if tables[t] == nil {
+			tables[t] = &TableCheck{}
+		}
+		return tables[t]
+	}
+	var fix []schemas.Cell
+	flush := func(force bool) error {
+		if write == nil || len(fix) == 0 || !force && len(fix) < checkBatch {
+			return nil
+		}
+		if err := write(ctx, fix); err != nil {
+			return fmt.Errorf("check: repairing: %w", err)
+		}
+		rep.Repaired += int64(len(fix))
+		fix = fix[:0]
+		return nil
+	}
+	problem := func(table schemas.Table, what func(*TableCheck), fixed schemas.Cell, format string, args ...any) {
+		what(tc(table))
+		if len(rep.Examples) < CheckExamples {
+			rep.Examples = append(rep.Examples, table.Name()+": "+fmt.Sprintf(format, args...))
+		}
+		if write != nil {
+			fix = append(fix, fixed)
+		}
+	}
+	missing := func(t *TableCheck) { t.Missing++ }
+	wrong := func(t *TableCheck) { t.Wrong++ }
+	orphan := func(t *TableCheck) { t.Orphans++ }
+
+	// The stored tweets, and the cells each calls for.
+	var keys []schemas.RowKey
+	counts := map[string]int64{} // frequency key -> stored tweets
+	type shared struct {
+		cell schemas.Cell
+		id   uint64
+	}
+	var wrongShared []shared // values that differ, of cells keyed by row key alone: judged once collisions are known
+	var d schemas.Decoder
+	var out schemas.Decoded
+	markers := map[string]bool{}
+	// The cells the tweets call for, looked up checkLookups at a time
+	// once checkTweets tweets have called for theirs (a Cassandra lookup
+	// is a round trip).
+	var pending []expected
+	lookupAll := func() error {
+		// In key order, each of checkLookups readers a run of neighbouring
+		// keys: a store reads each block once for the many keys it holds.
+		slices.SortFunc(pending, func(a, b expected) int {
+			if a.cell.Table != b.cell.Table {
+				return int(a.cell.Table) - int(b.cell.Table)
+			}
+			return bytes.Compare(a.cell.Key, b.cell.Key)
+		})
+		found := make([][]byte, len(pending))
+		ok := make([]bool, len(pending))
+		g, gctx := errgroup.WithContext(ctx)
+		per := (len(pending) + checkLookups - 1) / checkLookups
+		for lo := 0; lo < len(pending); lo += per {
+			g.Go(func() error {
+				hi := min(lo+per, len(pending))
+				if st, isStore := r.(*storeio.Store); isStore {
+					return seekAll(gctx, st, pending[lo:hi], found[lo:hi], ok[lo:hi])
+				}
+				for i := lo; i < hi; i++ {
+					c := pending[i].cell
+					v, o, err := r.Lookup(gctx, c.Table, c.Key)
+					if err != nil {
+						return fmt.Errorf("check: reading %s: %w", c.Table.Name(), err)
+					}
+					found[i], ok[i] = v, o
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		for i, e := range pending {
+			c := e.cell
+			switch {
+			case !ok[i]:
+				problem(c.Table, missing, c, "no cell %x of tweet %d", c.Key, e.id)
+			case bytes.Equal(found[i], c.Value):
+			case c.Table.Spec().Shared:
+				wrongShared = append(wrongShared, shared{c, e.id})
+			default:
+				problem(c.Table, wrong, c, "cell %x of tweet %d holds %q, want %q", c.Key, e.id, found[i], c.Value)
+			}
+		}
+		pending = pending[:0]
+		return flush(false)
+	}
+	var cells []schemas.Cell
+	err := r.ScanAll(ctx, schemas.TableRaw, func(key, value []byte) error {
+		row, err := schemas.DecodeRaw(key, value)
+		if err != nil {
+			return fmt.Errorf("check: raw row %x: %w", key, err)
+		}
+		out.Reset()
+		d.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
+		if len(out.Tweets) != 1 {
+			return fmt.Errorf("check: raw row %x does not decode to one tweet", key)
+		}
+		t := &out.Tweets[0]
+		t.RowKey = row.Key
+		rep.Tweets++
+		keys = append(keys, row.Key)
+		counts[string(schemas.FrequencyRow{Minute: schemas.Minute(t.CreatedAt), Lang: t.Lang}.Cell().Key)]++
+		cells = transforms.RawCells(cells[:0], out.Tweets[:1])
+		cells = transforms.DeriveTweet(cells, t)
+		for _, c := range cells {
+			if c.Table == schemas.TableRaw {
+				continue
+			}
+			if c.Table == schemas.TableMeta { // a geo day marker
+				if markers[string(c.Key)] {
+					continue
+				}
+				markers[string(c.Key)] = true
+			}
+			// The decoder's tweet is reused: the cells keep their own bytes.
+			c.Key, c.Value = bytes.Clone(c.Key), bytes.Clone(c.Value)
+			pending = append(pending, expected{c, t.ID})
+		}
+		if rep.Tweets%checkTweets == 0 {
+			return lookupAll()
+		}
+		return nil
+	})
+	if err == nil {
+		err = lookupAll()
+	}
+	if err != nil {
+		return rep, err
+	}
+	byKey := func(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) }
+	slices.SortFunc(keys, byKey)
+	// stored says whether a tweet is stored under k, and collided whether
+	// two are (keys holds a row key once for each of its tweets).
+	stored := func(k schemas.RowKey) bool {
+		_, found := slices.BinarySearchFunc(keys, k, byKey)
+		return found
+	}
+	collided := func(k schemas.RowKey) bool {
+		i, found := slices.BinarySearchFunc(keys, k, byKey)
+		return found && i+1 < len(keys) && keys[i+1] == k
+	}
+	for _, s := range wrongShared {
+		k, _ := s.cell.Table.Spec().TweetKey(s.cell.Key)
+		if !collided(k) {
+			problem(s.cell.Table, wrong, s.cell, "cell %x of tweet %d holds another value", s.cell.Key, s.id)
+		}
+	}
+
+	// Every cell of the derived tables belongs to a stored tweet.
+	for _, spec := range schemas.Registry() {
+		if !spec.Derived || spec.Table == schemas.TableRaw {
+			continue
+		}
+		err := r.ScanAll(ctx, spec.Table, func(key, _ []byte) error {
+			tc(spec.Table).Rows++
+			if k, ok := spec.TweetKey(key); !ok || !stored(k) {
+				problem(spec.Table, orphan, schemas.Cell{Table: spec.Table, Key: bytes.Clone(key), Delete: true}, "cell %x belongs to no stored tweet", key)
+			}
+			return flush(false)
+		})
+		if err != nil {
+			return rep, fmt.Errorf("check: reading %s: %w", spec.Name, err)
+		}
+	}
+
+	// Identity rows that name a row key name a stored tweet.
+	err = r.ScanAll(ctx, schemas.TableIdentity, func(key, value []byte) error {
+		tc(schemas.TableIdentity).Rows++
+		row, err := schemas.DecodeIdentity(key, value)
+		if err != nil {
+			return fmt.Errorf("check: identity row %x: %w", key, err)
+		}
+		if !row.Deleted && !stored(row.Key) {
+			problem(schemas.TableIdentity, orphan, schemas.Cell{Table: schemas.TableIdentity, Key: bytes.Clone(key), Delete: true}, "tweet %d names row key %s, which holds no stored tweet", row.ID, row.Key)
+		}
+		return flush(false)
+	})
+	if err != nil {
+		return rep, fmt.Errorf("check: reading identity: %w", err)
+	}
+
+	// Each minute and language counts its stored tweets.
+	seen := map[string]bool{}
+	err = r.ScanAll(ctx, schemas.TableFrequency, func(key, value []byte) error {
+		tc(schemas.TableFrequency).Rows++
+		row, err := schemas.DecodeFrequency(key, value)
+		if err != nil {
+			return fmt.Errorf("check: frequency row %q: %w", key, err)
+		}
+		seen[string(key)] = true
+		want, ok := counts[string(key)]
+		switch {
+		case !ok:
+			problem(schemas.TableFrequency, orphan, schemas.Cell{Table: schemas.TableFrequency, Key: bytes.Clone(key), Delete: true}, "%s %s counts %d tweets, but none is stored", row.Minute, row.Lang, row.Count)
+		case row.Count != want:
+			right := schemas.FrequencyRow{Minute: row.Minute, Lang: row.Lang, Count: want}.Cell()
+			problem(schemas.TableFrequency, wrong, right, "%s %s counts %d tweets, %d are stored", row.Minute, row.Lang, row.Count, want)
+		}
+		return flush(false)
+	})
+	if err != nil {
+		return rep, fmt.Errorf("check: reading frequency: %w", err)
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		if !seen[k] {
+			row, _ := schemas.DecodeFrequency([]byte(k), []byte("1"))
+			right := schemas.FrequencyRow{Minute: row.Minute, Lang: row.Lang, Count: counts[k]}.Cell()
+			problem(schemas.TableFrequency, missing, right, "%s %s: no count of its %d stored tweets", row.Minute, row.Lang, counts[k])
+		}
+	}
+	if err := flush(true); err != nil {
+		return rep, err
+	}
+	for t, c := range tables {
+		rep.Tables[t.Name()] = *c
+	}
+	rep.Seconds = time.Since(started).Seconds()
+	return rep, nil
+}

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package pipelines
-
-// pidGone reports whether no process has the id pid: unknown here.
-func pidGone(int) bool { return false }
