@@ -167,6 +167,7 @@ func (f *readBaseFn) end(ctx context.Context, rt *sdf.LockRTracker, path string,
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	default:
+		noteUnreadable(path, err)
 		emit([]schemas.Record{{Origin: schemas.Origin{Source: path}, Fault: err.Error()}})
 	}
 	return nil

@@ -3,6 +3,7 @@ package archiveio
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,7 +49,12 @@ func ReadFile(ctx context.Context, path string, opts Options, fn func([]schemas.
 	cf := &countingFile{f: f, n: &st.Bytes}
 	rd := reader{b: newBatcher(ctx, opts.withDefaults(), &st, fn)}
 	in := &faultReader{r: cf, format: "file"}
-	if err := rd.stream(path, path, in, &section{cf, fi.Size()}, 0); err != nil {
+	err = rd.stream(path, path, in, &section{cf, fi.Size()}, 0)
+	var se *streamError
+	if errors.As(in.err, &se) && se.format == "file" {
+		noteUnreadable(path, se) // reported in band, and named after the run
+	}
+	if err != nil {
 		return st, err
 	}
 	if err := rd.b.close(); err != nil {

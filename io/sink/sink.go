@@ -86,10 +86,15 @@ type Config struct {
 	// CacheSize is a reader's block cache in bytes (storeio.OpenRead; 0:
 	// Pebble's default).
 	CacheSize int64
+	// ReadOnly is for a reader that only reads (dump, query, serve): the
+	// store is opened read-only (storeio.OpenReadOnly) and nothing is
+	// written to it; Write fails. Readers that write (forget, check
+	// --repair) leave it false.
+	ReadOnly bool
 	// Snapshot lets a reader (a question) read the newest snapshot of a
 	// store that a stream holds and publishes snapshots of
-	// (storeio.OpenReadOrSnapshot). Writers, and readers that must see
-	// the store itself (forget, dump), leave it false.
+	// (storeio.OpenReadOrSnapshot), read-only. Writers, and readers that
+	// must see the store itself (forget, dump), leave it false.
 	Snapshot bool
 }
 
@@ -130,8 +135,11 @@ func Open(c Config) (*Sink, error) {
 		return nil, errors.New("store " + c.Store + " does not exist: run tweetindex index first")
 	}
 	open := storeio.OpenRead
-	if c.Snapshot {
+	switch {
+	case c.Snapshot:
 		open = storeio.OpenReadOrSnapshot
+	case c.ReadOnly:
+		open = storeio.OpenReadOnly
 	}
 	st, err := open(c.Store, c.CacheSize)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,8 +16,10 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/tweetindex/tweetindex/io/storeio/internal/extsort"
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -91,9 +92,12 @@ var sortedChunkBytes = 32 << 20
 
 // sortedLoad gathers, sorts and finally ingests the cells of sortedTables.
 type sortedLoad struct {
-	db     *pebble.DB
-	dir    string // scratch directory: runs and tables
-	writer sstable.WriterOptions
+	db  *pebble.DB
+	fs  vfs.FS // the store's: every file of the load is written and read through it
+	dir string // scratch directory: runs and tables
+	// chunkBytes is sortedChunkBytes, or a test's (hooks.ChunkBytes).
+	chunkBytes int
+	writer     sstable.WriterOptions
 
 	mu     sync.Mutex
 	cur    *extsort.Chunk
@@ -143,10 +147,10 @@ func (l *sortedLoad) pendingBytes() int64 {
 	return l.pending.Load()
 }
 
-// tablesBytes returns the bytes the files at paths hold.
-func tablesBytes(paths []string) (n int64) {
+// tablesBytes returns the bytes the files at paths on fs hold.
+func tablesBytes(fs vfs.FS, paths []string) (n int64) {
 	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil {
+		if fi, err := fs.Stat(p); err == nil {
 			n += fi.Size()
 		}
 	}
@@ -191,14 +195,18 @@ var runFanIn = 512
 
 func newSortedLoad(db *pebble.DB, o *pebble.Options, dir string) (*sortedLoad, error) {
 	scratch := filepath.Join(dir, "bulk-load")
-	if err := os.RemoveAll(scratch); err != nil { // a dead run's leftovers
+	if err := o.FS.RemoveAll(scratch); err != nil { // a dead run's leftovers
 		return nil, err
 	}
 	defaults := o.Clone()
 	defaults.EnsureDefaults()
 	wo := defaults.MakeWriterOptions(0, db.TableFormat())
 	wo.FilterPolicy = nil // term cells are read by range, never looked up
-	return &sortedLoad{db: db, dir: scratch, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*extsort.Chunk{}, rows: rowSet{}}, nil
+	chunk := sortedChunkBytes
+	if n := hooks.ChunkBytes.Load(); n > 0 {
+		chunk = int(n)
+	}
+	return &sortedLoad{db: db, fs: o.FS, dir: scratch, chunkBytes: chunk, store: dir, writer: wo, spill: make(chan struct{}, 1), filled: map[int]*extsort.Chunk{}, rows: rowSet{}}, nil
 }
 
 // newChunk returns an empty chunk, the spilled one if there is one; mu held.
@@ -209,7 +217,7 @@ func (l *sortedLoad) newChunk() *extsort.Chunk {
 		return c
 	}
 	// A term cell takes about 45 bytes of the arena.
-	return extsort.NewChunk(sortedChunkBytes+sortedChunkBytes/8, sortedChunkBytes/40)
+	return extsort.NewChunk(l.chunkBytes+l.chunkBytes/8, l.chunkBytes/40)
 }
 
 // Take copies the cells of sortedTables into the load and returns the
@@ -265,7 +273,7 @@ func (l *sortedLoad) Take(cells []schemas.Cell) ([]schemas.Cell, error) {
 	}
 	l.cells += int64(taken)
 	full, run := (*extsort.Chunk)(nil), 0
-	if c.Bytes() >= sortedChunkBytes {
+	if c.Bytes() >= l.chunkBytes {
 		// The chunk's rank is fixed now, in the order chunks fill.
 		full, l.cur, run = c, nil, len(l.runs)
 		l.runs = append(l.runs, runFile{})
@@ -290,7 +298,7 @@ func (l *sortedLoad) spillChunk(c *extsort.Chunk, run int) {
 		// Sorted apart from c's entries, which a read (scan) may look
 		// through meanwhile in the order they were added.
 		path := filepath.Join(l.dir, fmt.Sprintf("run-%05d", run))
-		rf, err := l.spiller.Spill(path, c)
+		rf, err := l.spiller.Spill(l.fs, path, c)
 		if err != nil {
 			l.fail(fmt.Errorf("storeio: spilling sorted cells: %w", err))
 			return
@@ -358,13 +366,13 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		var srcs []extsort.Ranked
 		defer func() { extsort.CloseSources(srcs) }()
 		for i := range runs {
-			fs, err := extsort.OpenRun(&runs[i].Run, nil, nil, mergeReadBuffer)
+			fs, err := extsort.OpenRun(l.fs, &runs[i].Run, nil, nil, mergeReadBuffer)
 			if err != nil {
 				return err
 			}
 			srcs = append(srcs, extsort.Ranked{Source: fs, Rank: i})
 		}
-		merged, err := extsort.WriteRun(path, srcs)
+		merged, err := extsort.WriteRun(l.fs, path, srcs)
 		if err != nil {
 			return err
 		}
@@ -378,7 +386,7 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 		l.runs[group[len(group)-1]] = rf
 		l.mu.Unlock()
 		for _, r := range runs {
-			os.Remove(r.Path)
+			l.fs.Remove(r.Path)
 		}
 		return nil
 	}()
@@ -386,7 +394,7 @@ func (l *sortedLoad) mergeRuns(group []int, level int) {
 	defer l.mu.Unlock()
 	l.merging = false
 	if err != nil {
-		os.Remove(path)
+		l.fs.Remove(path)
 		l.fail(fmt.Errorf("storeio: merging sorted runs: %w", err))
 		return
 	}
@@ -431,7 +439,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+	if err := l.fs.MkdirAll(l.dir, 0o755); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -467,7 +475,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 		return fmt.Errorf("storeio: writing the sorted tables: %w", err)
 	}
 	if l.beforeIngest != nil {
-		l.pending.Store(tablesBytes(paths) + tablesBytes(l.baseTables))
+		l.pending.Store(tablesBytes(l.fs, paths) + tablesBytes(l.fs, l.baseTables))
 		err := l.beforeIngest(ctx)
 		l.pending.Store(0)
 		if err != nil {
@@ -488,7 +496,7 @@ func (l *sortedLoad) Finish(ctx context.Context) (err error) {
 	l.mu.Unlock()
 	l.baseRuns, l.baseBounds, l.baseDone, l.baseTables, l.baseCells = 0, nil, nil, nil, 0
 	l.done.Store(true)
-	return os.RemoveAll(l.dir)
+	return l.fs.RemoveAll(l.dir)
 }
 
 // scan calls fn with each key lo <= key < hi (whole keys, the table's byte
@@ -528,7 +536,7 @@ func (l *sortedLoad) scan(ctx context.Context, lo, hi []byte, fn func(k, v []byt
 		if runs[r].Path == "" {
 			continue // not written yet (among the chunks above), or merged into a later run
 		}
-		fs, err := extsort.OpenRun(&runs[r].Run, lo, hi, 4<<10)
+		fs, err := extsort.OpenRun(l.fs, &runs[r].Run, lo, hi, 4<<10)
 		if err != nil {
 			return err
 		}
@@ -588,13 +596,13 @@ func (l *sortedLoad) abandon() bool {
 	if l.failed.Load() == nil {
 		return false
 	}
-	if _, err := os.Stat(filepath.Join(l.dir, ingestPlanFile)); err == nil {
+	if _, err := l.fs.Stat(filepath.Join(l.dir, ingestPlanFile)); err == nil {
 		return false
 	}
 	l.spills.Wait()
 	l.files.Lock()
 	defer l.files.Unlock()
-	if os.RemoveAll(l.dir) != nil {
+	if l.fs.RemoveAll(l.dir) != nil {
 		return false
 	}
 	// Over: what is written from now on goes through the memtable, and

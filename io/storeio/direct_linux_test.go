@@ -5,7 +5,32 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"golang.org/x/sys/unix"
 )
+
+// TestCreateDirectSetsODirect: a table the load writes is created through
+// the store's filesystem and written with O_DIRECT, set on the open file,
+// where the file system takes it.
+func TestCreateDirectSetsODirect(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	w, err := createDirect(vfs.Default, path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if !w.direct {
+		t.Skip("the test's file system refuses O_DIRECT")
+	}
+	flags, err := unix.FcntlInt(w.f.Fd(), unix.F_GETFL, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flags&unix.O_DIRECT == 0 {
+		t.Errorf("the file's flags %#x lack O_DIRECT", flags)
+	}
+}
 
 // TestWriteDirectFallsBack writes a block that O_DIRECT refuses (its
 // memory misaligned, as a file system with blocks larger than
@@ -13,12 +38,12 @@ import (
 // the page cache instead.
 func TestWriteDirectFallsBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
-	f, direct, err := createFileDirect(path)
+	f, err := vfs.Default.Create(path, writeCategory)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if !direct {
+	if !setDirect(f) {
 		t.Skip("the test's file system refuses O_DIRECT")
 	}
 	b := alignedBlock(2 * directAlign)

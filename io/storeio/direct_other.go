@@ -2,16 +2,21 @@
 
 package storeio
 
-import "os"
+import (
+	"errors"
 
-// createFileDirect creates the file at path, written through the page
-// cache: O_DIRECT is Linux's.
-func createFileDirect(path string) (f *os.File, direct bool, err error) {
-	f, err = os.Create(path)
-	return f, false, err
-}
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
 
-func writeDirect(f *os.File, b []byte) error {
+// setDirect leaves f written through the page cache: O_DIRECT is Linux's.
+func setDirect(vfs.File) bool { return false }
+
+func writeDirect(f vfs.File, b []byte) error {
 	_, err := f.Write(b)
 	return err
+}
+
+// truncate is never called: no file is written with O_DIRECT here.
+func truncate(vfs.File, int64) error {
+	return errors.New("storeio: truncate of a file written with O_DIRECT")
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // TestDirectWriter writes files of sizes around the alignment and the
@@ -33,7 +35,7 @@ func TestDirectWriter(t *testing.T) {
 					want[i] = byte(rng.Uint32())
 				}
 				path := filepath.Join(dir, "f")
-				w, err := createDirect(path, true)
+				w, err := createDirect(vfs.Default, path, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -61,7 +63,7 @@ func TestDirectWriter(t *testing.T) {
 
 func TestDirectWriterAbort(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
-	w, err := createDirect(path, false)
+	w, err := createDirect(vfs.Default, path, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // ingestPlan is what the end of a load with a base or with intents
@@ -48,7 +50,7 @@ func (l *sortedLoad) ingest(ctx context.Context, tables []string) error {
 			if err := l.db.Flush(); err != nil {
 				return err
 			}
-			if err := savePlan(l.dir, plan); err != nil {
+			if err := savePlan(l.fs, l.dir, plan); err != nil {
 				return err
 			}
 			if err := cutIngest("base"); err != nil {
@@ -64,7 +66,7 @@ func (l *sortedLoad) ingest(ctx context.Context, tables []string) error {
 		}
 		// Saved again when Finish runs again after a failure: its tables
 		// are written anew.
-		if err := savePlan(l.dir, plan); err != nil {
+		if err := savePlan(l.fs, l.dir, plan); err != nil {
 			return err
 		}
 		if err := cutIngest("tables"); err != nil {
@@ -107,15 +109,15 @@ func names(paths []string) []string {
 	return out
 }
 
-// savePlan writes plan to dir's ingestPlanFile, durably: written aside,
-// synced and renamed, the directory synced.
-func savePlan(dir string, plan ingestPlan) error {
+// savePlan writes plan to dir's ingestPlanFile on fs, durably: written
+// aside, synced and renamed, the directory synced.
+func savePlan(fs vfs.FS, dir string, plan ingestPlan) error {
 	data, err := json.Marshal(plan)
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(dir, ingestPlanFile)
-	f, err := os.Create(path + ".tmp")
+	f, err := fs.Create(path+".tmp", writeCategory)
 	if err != nil {
 		return err
 	}
@@ -127,16 +129,16 @@ func savePlan(dir string, plan ingestPlan) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(path+".tmp", path)
+		err = fs.Rename(path+".tmp", path)
 	}
 	if err == nil {
-		err = syncDir(dir)
+		err = syncDir(fs, dir)
 	}
 	return err
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+func syncDir(fs vfs.FS, dir string) error {
+	d, err := fs.OpenDir(dir)
 	if err != nil {
 		return err
 	}
@@ -144,16 +146,26 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
+// readFile returns the contents of the file at path on fs.
+func readFile(fs vfs.FS, path string) ([]byte, error) {
+	f, err := fs.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
 // recoverIngest completes the ingestion that the end of a bulk load into
-// dir was making when its process died (ingestPlan, in the load's scratch
+// dir (on fs) was making when its process died (ingestPlan, in the load's scratch
 // directory): the base's tables unless they were ingested, then the
 // end's, and clears the load's intents; with no plan, it applies them
 // (replayIntents) and removes the files the load spilled. It reports whether there was one to complete. A base ingested
 // again (a crash after its ingestion, before the plan said so) adds the
 // same cells again, above themselves.
-func recoverIngest(db *pebble.DB, dir string) (bool, error) {
+func recoverIngest(db *pebble.DB, fs vfs.FS, dir string) (bool, error) {
 	scratch := filepath.Join(dir, "bulk-load")
-	data, err := os.ReadFile(filepath.Join(scratch, ingestPlanFile))
+	data, err := readFile(fs, filepath.Join(scratch, ingestPlanFile))
 	if errors.Is(err, os.ErrNotExist) {
 		// Nothing of the load is in the database: what its intents
 		// say is applied, and the files it spilled go (a full disk
@@ -161,7 +173,10 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 		if _, err := replayIntents(db); err != nil {
 			return false, err
 		}
-		return false, os.RemoveAll(scratch)
+		if _, err := fs.Stat(scratch); err != nil {
+			return false, nil // none (or one that cannot be seen: left for the next opener)
+		}
+		return false, fs.RemoveAll(scratch)
 	}
 	if err != nil {
 		return false, err
@@ -177,12 +192,23 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 		}
 		return out
 	}
-	if !plan.BaseIngested && len(plan.Base) > 0 {
+	// Pebble removes the files of an ingestion once it is applied, and
+	// only then: a table of the plan that is gone was ingested (the
+	// process ended after the ingestion, before the plan said so).
+	ingested := func(names []string) bool {
+		for _, n := range names {
+			if _, err := fs.Stat(filepath.Join(scratch, n)); errors.Is(err, os.ErrNotExist) {
+				return true
+			}
+		}
+		return false
+	}
+	if !plan.BaseIngested && len(plan.Base) > 0 && !ingested(plan.Base) {
 		if err := db.Ingest(context.Background(), paths(plan.Base)); err != nil {
 			return false, err
 		}
 	}
-	if len(plan.Tables) > 0 {
+	if len(plan.Tables) > 0 && !ingested(plan.Tables) {
 		if err := db.Ingest(context.Background(), paths(plan.Tables)); err != nil {
 			return false, err
 		}
@@ -190,5 +216,5 @@ func recoverIngest(db *pebble.DB, dir string) (bool, error) {
 	if err := clearIntents(db); err != nil { // before the plan goes
 		return false, err
 	}
-	return true, os.RemoveAll(scratch)
+	return true, fs.RemoveAll(scratch)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -113,7 +114,7 @@ func TestSortedLoadIngestCutOff(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if again, err := recoverIngest(db, dir); again || err != nil {
+			if again, err := recoverIngest(db, vfs.Default, dir); again || err != nil {
 				t.Errorf("recoverIngest on the next open: %v, %v; want nothing to complete", again, err)
 			}
 		})

@@ -34,6 +34,8 @@ func openError(dir string, err error) error {
 			who += ")"
 		}
 		return fmt.Errorf("store %s is in use by another process%s: wait for it to end or stop it, or use another directory (%w)", dir, who, err)
+	case errors.Is(err, syscall.EIO):
+		return fmt.Errorf("open store %s: its files cannot be read (an I/O error: check the disk, then run the command again) (%w)", dir, err)
 	case errors.Is(err, pebble.ErrCorruption), strings.Contains(msg, "format major version"),
 		strings.Contains(msg, "MANIFEST"), strings.Contains(msg, "CURRENT"), strings.Contains(msg, "corrupt"):
 		return fmt.Errorf("store %s is not a tweetindex store, or is damaged: its files cannot be read (give --store a new or empty directory, or restore the store from a copy) (%w)", dir, err)
@@ -58,12 +60,16 @@ func readError(dir, what string, err error) error {
 }
 
 // fatalLine is the line the process ends with when Pebble cannot go on
-// (quietLogger.Fatalf), with what to do.
-func fatalLine(msg string) string {
+// (quietLogger.Fatalf) in the store in dir ("": a snapshot's), with what
+// to do.
+func fatalLine(dir, msg string) string {
 	advice := "the store may be damaged: restore it from a copy, or index its input again into a new store"
 	if strings.Contains(msg, "no space left on device") {
 		advice = "free space on its filesystem and run the command again"
 	}
 	first, _, _ := strings.Cut(msg, "\n") // the rest is Pebble's detail and traces
-	return fmt.Sprintf("tweetindex: the store's database stopped: %s (%s)", first, advice)
+	if dir == "" {
+		return fmt.Sprintf("tweetindex: the store's database stopped: %s (%s)", first, advice)
+	}
+	return fmt.Sprintf("tweetindex: store %s: the database stopped: %s (%s)", dir, first, advice)
 }

@@ -154,16 +154,21 @@ func TestOpenReadNeedsAStore(t *testing.T) {
 
 // TestFatalLine: the line the process ends with when Pebble cannot go on
 // is one line, the first of Pebble's message (the rest is its detail and
-// traces), with what to do: free space for a full disk, restore or
-// re-index otherwise.
+// traces), naming the store, with what to do: free space for a full
+// disk, restore or re-index otherwise.
 func TestFatalLine(t *testing.T) {
-	for _, tc := range []struct{ msg, want string }{
-		{"MANIFEST flush failed: write /s/MANIFEST-000007: no space left on device", "free space"},
-		{"on-disk corruption: /s/000041.sst; details: crc32c checksum mismatch\n(1) path: /s/000041.sst\nWraps: (2) attached stack trace", "restore it from a copy"},
+	for _, tc := range []struct{ dir, msg, want string }{
+		{"/data/s", "MANIFEST flush failed: write /s/MANIFEST-000007: no space left on device", "free space"},
+		{"/data/s", "on-disk corruption: /s/000041.sst; details: crc32c checksum mismatch\n(1) path: /s/000041.sst\nWraps: (2) attached stack trace", "restore it from a copy"},
+		{"", "MANIFEST sync failed: input/output error", "restore it from a copy"},
 	} {
-		got := fatalLine(tc.msg)
-		if strings.Contains(got, "\n") || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, "tweetindex: the store's database stopped: "+strings.Split(tc.msg, "\n")[0]) {
-			t.Errorf("fatalLine(%q) = %q, want one line with Pebble's first line and %q", tc.msg, got, tc.want)
+		got := fatalLine(tc.dir, tc.msg)
+		prefix := "tweetindex: store " + tc.dir + ": the database stopped: "
+		if tc.dir == "" {
+			prefix = "tweetindex: the store's database stopped: "
+		}
+		if strings.Contains(got, "\n") || !strings.Contains(got, tc.want) || !strings.HasPrefix(got, prefix+strings.Split(tc.msg, "\n")[0]) {
+			t.Errorf("fatalLine(%q, %q) = %q, want one line naming the store with Pebble's first line and %q", tc.dir, tc.msg, got, tc.want)
 		}
 	}
 }

@@ -116,7 +116,7 @@ func (l *sortedLoad) writeParts(ctx context.Context, j mergeJob, merged *extsort
 				if j.runs[r].gone {
 					continue
 				}
-				fs, err := extsort.OpenRun(&j.runs[r].Run, lo, hi, j.readBuf)
+				fs, err := extsort.OpenRun(l.fs, &j.runs[r].Run, lo, hi, j.readBuf)
 				if err != nil {
 					return err
 				}
@@ -296,7 +296,7 @@ func (l *sortedLoad) writeTables(ctx context.Context, name string, part int, src
 		}
 		if w == nil {
 			path := filepath.Join(l.dir, fmt.Sprintf("%s-%02d-%04d.sst", name, part, len(paths)))
-			f, err := createDirect(path, true)
+			f, err := createDirect(l.fs, path, true)
 			if err != nil {
 				return err
 			}

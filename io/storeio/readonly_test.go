@@ -13,6 +13,8 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
+	"github.com/tweetindex/tweetindex/io/storeio/storeiotest"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -21,14 +23,12 @@ import (
 // fails with EROFS), until the test ends.
 func readOnlyFS(t *testing.T) {
 	t.Helper()
-	old := storeFS
-	storeFS = errorfs.Wrap(vfs.Default, errorfs.InjectorFunc(func(op errorfs.Op) error {
+	storeiotest.SetFS(t, errorfs.Wrap(vfs.Default, errorfs.InjectorFunc(func(op errorfs.Op) error {
 		if op.Kind.ReadOrWrite() == errorfs.OpIsWrite {
 			return &os.PathError{Op: "write", Path: op.Path, Err: syscall.EROFS}
 		}
 		return nil
-	}))
-	t.Cleanup(func() { storeFS = old })
+	})))
 }
 
 // TestReaderOfAReadOnlyStore: a store on a read-only filesystem is read
@@ -70,7 +70,7 @@ func TestReaderOfAReadOnlyStore(t *testing.T) {
 	r.Close()
 
 	// A load cut off: its intent left in the database.
-	storeFS = vfs.Default
+	hooks.Set(vfs.Default)
 	w, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -99,6 +99,7 @@ func (s *Store) recordIntent(cells []schemas.Cell) error {
 	defer l.intents.mu.Unlock()
 	l.intents.seq++
 	key := binary.BigEndian.AppendUint64([]byte{intentPrefix}, l.intents.seq)
+	defer stopOnPanic(s.dir)
 	if err := s.db.Set(key, rec, pebble.NoSync); err != nil {
 		return fmt.Errorf("store %s: intent: %w", s.dir, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
+	"github.com/tweetindex/tweetindex/io/storeio/internal/hooks"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -27,7 +28,11 @@ import (
 type Store struct {
 	db   *pebble.DB
 	dir  string
-	bulk bool // opened by OpenBulk: no write-ahead log
+	fs   vfs.FS // every file of the store is read and written through it
+	bulk bool   // opened by OpenBulk: no write-ahead log
+	// readOnly: opened read-only (OpenReadOnly, or a reader's open of a
+	// store on a read-only filesystem): nothing is written to it.
+	readOnly bool
 	// compactions is how many compactions may run at once: 1 while the
 	// store is written (the pipeline has the cores), every core during
 	// CompactOpen, when nothing else runs.
@@ -95,8 +100,10 @@ const memTableSize = 32 << 20
 
 // OpenRead opens the store in dir as Open does, but only a store that
 // exists: a directory that holds none is an error, and is left as it was
-// (a reader pointed at the wrong directory must not leave a new database
-// there). It has a block cache of cacheSize bytes (Pebble's default if
+// (a command pointed at the wrong directory must not leave a new database
+// there). It is for commands that change a store they did not create
+// (forget, check --repair); a reader that only reads opens it with
+// OpenReadOnly. It has a block cache of cacheSize bytes (Pebble's default if
 // 0). Memory is taken as blocks are
 // read, and it costs: a one-shot question that reads 80 MB of blocks into a
 // large cache spends more time in page faults than it saves, while a
@@ -110,15 +117,39 @@ func OpenRead(dir string, cacheSize int64) (*Store, error) {
 		c = pebble.NewCache(cacheSize)
 		defer c.Unref() // the database holds its own reference
 	}
-	return openWith(dir, false, c, true)
+	return openWith(dir, false, c, true, false)
 }
 
-// OpenReadOrSnapshot is OpenRead for a reader that may read a snapshot:
+// OpenReadOnly is OpenRead for a reader that only reads (dump, query,
+// serve): the store is opened read-only, and nothing is written to it,
+// neither when it is opened, nor read, nor closed. Pebble, opened to
+// write, would replay a write-ahead log a stream left into a new table,
+// write a new MANIFEST and OPTIONS file, and remove obsolete files; read-only,
+// it replays the log in memory and writes nothing. So a reader works on a
+// read-only filesystem, and, on a full disk, neither fails nor takes
+// space. It takes Pebble's lock as OpenRead does (the writers of other
+// processes wait for it, lockWait), but where the lock file cannot be
+// opened, on a read-only filesystem, where no writer can come either.
+// The store's bulk load, if one was cut off and must be completed or
+// undone first (its readers would see it in part), is left to the next
+// writer: the reader is refused, in one line saying so. If the store is
+// already open in this process, the open database is shared as it is
+// (a writer's, if it was opened to be written).
+func OpenReadOnly(dir string, cacheSize int64) (*Store, error) {
+	var c *pebble.Cache
+	if cacheSize > 0 {
+		c = pebble.NewCache(cacheSize)
+		defer c.Unref()
+	}
+	return openWith(dir, false, c, true, true)
+}
+
+// OpenReadOrSnapshot is OpenReadOnly for a reader that may read a snapshot:
 // when another process holds the store (a stream writing it) and
 // publishes snapshots (PublishSnapshots), it opens the newest snapshot,
 // read-only, instead (Store.Snapshot says so and when it was taken).
 func OpenReadOrSnapshot(dir string, cacheSize int64) (*Store, error) {
-	s, err := OpenRead(dir, cacheSize)
+	s, err := OpenReadOnly(dir, cacheSize)
 	var locked lockedError
 	if errors.As(err, &locked) {
 		var c *pebble.Cache
@@ -148,7 +179,7 @@ func open(dir string, bulk bool) (*Store, error) {
 	defer c.Unref() // the database holds its own reference
 	deadline := time.Now().Add(lockWait)
 	for {
-		s, err := openWith(dir, bulk, c, false)
+		s, err := openWith(dir, bulk, c, false, false)
 		var locked lockedError
 		if !errors.As(err, &locked) || time.Now().After(deadline) {
 			return s, err
@@ -159,8 +190,9 @@ func open(dir string, bulk bool) (*Store, error) {
 
 // openWith opens the store in dir, with block cache c (nil: Pebble's
 // default); if it is not open in this process and holds no database, it
-// creates one, or fails if mustExist.
-func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, error) {
+// creates one, or fails if mustExist. readOnly (with mustExist) opens it
+// read-only (OpenReadOnly).
+func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
@@ -168,16 +200,24 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 	openMu.Lock()
 	defer openMu.Unlock()
 	if h, ok := opened[abs]; ok {
+		if h.store.readOnly && !readOnly {
+			// Pebble's database cannot be reopened to be written while
+			// its readers read it.
+			return nil, fmt.Errorf("store %s is open read-only in this process (a reader has it): close the reader before writing the store", abs)
+		}
 		h.refs++
 		return h.store, nil
 	}
+	fs := storeFS()
 	if mustExist {
 		// Before Open, which would leave a LOCK file behind.
-		if d, err := pebble.Peek(abs, storeFS); err == nil && !d.Exists {
+		if d, err := pebble.Peek(abs, fs); err == nil && !d.Exists {
 			return nil, openError(abs, pebble.ErrDBDoesNotExist)
 		}
 	}
 	o := options(bulk)
+	o.Logger = quietLogger{dir: abs}
+	o.EventListener.BackgroundError = func(err error) { backgroundError(abs, fs, err) }
 	o.Cache = c
 	o.ErrorIfNotExists = mustExist
 	// A reader (OpenRead) leaves the shape of the tree to writers: after
@@ -190,16 +230,18 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 	compactions := new(atomic.Int32)
 	compactions.Store(1)
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }
-	o.FS = storeFS
+	o.FS = fatalFS{FS: fs, dir: abs}
+	o.ReadOnly = readOnly
+	defer stopOnPanic(abs) // Pebble's, in its recovery of the log (recoverIngest's writes)
 	db, err := pebble.Open(abs, o)
-	readOnly := false
+	rofs := false // on a read-only filesystem
 	if err != nil && mustExist && errors.Is(err, syscall.EROFS) {
 		// A reader of a store on a read-only filesystem (a snapshot, a
 		// mount): opened read-only, and without the lock, which no
 		// writer can take there either.
-		o.ReadOnly, o.FS = true, lockless{storeFS}
+		o.ReadOnly, o.FS = true, lockless{fatalFS{FS: fs, dir: abs}}
 		db, err = pebble.Open(abs, o)
-		readOnly = err == nil
+		readOnly, rofs = err == nil, err == nil
 	}
 	if err != nil {
 		if isLocked(err) {
@@ -208,17 +250,18 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 		return nil, openError(abs, err)
 	}
 	if readOnly {
-		if err := unfinishedLoad(db, abs); err != nil {
+		if err := unfinishedLoad(db, fs, abs, rofs); err != nil {
 			db.Close()
 			return nil, err
 		}
-	} else if _, err := recoverIngest(db, abs); err != nil {
+	} else if _, err := recoverIngest(db, fs, abs); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store %s: completing the end of a bulk load that was cut off: %w (remove %s to give it up, and run its input again)",
 			abs, err, filepath.Join(abs, "bulk-load"))
 	}
-	s := &Store{db: db, dir: abs, bulk: bulk, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
+	s := &Store{db: db, dir: abs, fs: fs, bulk: bulk, readOnly: readOnly, compactions: compactions, openedBytes: int64(db.Metrics().DiskSpaceUsage())}
 	if bulk {
+		o.FS = fs // the load's files: its errors are its own (sortedLoad.fail)
 		if s.sorted, err = newSortedLoad(db, o, abs); err != nil {
 			db.Close()
 			return nil, openError(abs, err)
@@ -232,9 +275,9 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist bool) (*Store, e
 // in any store of the process (tests).
 var compactionBegun *atomic.Int64
 
-// storeFS is the filesystem stores are opened on: the operating
-// system's (tests wrap it with Pebble's vfs/errorfs).
-var storeFS = vfs.Default
+// storeFS returns the filesystem stores are opened on: the operating
+// system's (tests wrap it with Pebble's vfs/errorfs: storeiotest.SetFS).
+func storeFS() vfs.FS { return hooks.FS() }
 
 // lockless is a filesystem whose locks are taken by no one: a read-only
 // one, where Pebble's lock file cannot be opened for writing.
@@ -244,10 +287,10 @@ func (lockless) Lock(string) (io.Closer, error) { return io.NopCloser(nil), nil 
 
 // unfinishedLoad says, for a store opened read-only, whether a bulk load
 // into it was cut off and must be completed or undone (recoverIngest),
-// which a read-only store cannot: its readers would see the load in
-// part.
-func unfinishedLoad(db *pebble.DB, dir string) error {
-	_, err := os.Stat(filepath.Join(dir, "bulk-load", ingestPlanFile))
+// which a reader does not do: its readers would see the load in part.
+// rofs says that the store is on a read-only filesystem.
+func unfinishedLoad(db *pebble.DB, fs vfs.FS, dir string, rofs bool) error {
+	_, err := fs.Stat(filepath.Join(dir, "bulk-load", ingestPlanFile))
 	pending := err == nil
 	if !pending {
 		it, err := db.NewIter(&pebble.IterOptions{LowerBound: intentBounds[0], UpperBound: intentBounds[1]})
@@ -257,8 +300,11 @@ func unfinishedLoad(db *pebble.DB, dir string) error {
 		pending = it.First()
 		it.Close()
 	}
-	if pending {
-		return fmt.Errorf("store %s is on a read-only filesystem and a bulk load into it was cut off: open it once where it can be written (any tweetindex command completes the load), then read it here", dir)
+	switch {
+	case pending && rofs:
+		return fmt.Errorf("store %s is on a read-only filesystem and a bulk load into it was cut off: open it once where it can be written (tweetindex index, whatever its input, or forget, or check --repair completes the load), then read it here", dir)
+	case pending:
+		return fmt.Errorf("store %s: a bulk load into it was cut off, and a reader does not write the store to complete it: run a command that writes it once (tweetindex index, whatever its input, or forget, or check --repair completes the load), then read it", dir)
 	}
 	return nil
 }
@@ -321,6 +367,9 @@ func (s *Store) Close() error {
 		return nil
 	}
 	delete(opened, s.dir)
+	if s.readOnly {
+		return s.db.Close()
+	}
 	if s.sorted != nil {
 		if err := s.sorted.Finish(context.Background()); err != nil {
 			s.db.Close()
@@ -398,6 +447,7 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // Commit writes the batch to the store (without syncing: see Sync) and
 // empties it for reuse.
 func (b *Batch) Commit() error {
+	defer stopOnPanic(b.store.dir)
 	if b.err != nil {
 		return fmt.Errorf("store %s: %w", b.store.dir, b.err)
 	}
@@ -431,6 +481,7 @@ func (s *Store) Sync() error {
 	if s.bulk {
 		return nil
 	}
+	defer stopOnPanic(s.dir)
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("store %s: sync: %w", s.dir, err)
 	}
@@ -496,6 +547,9 @@ func FlushOpen(ctx context.Context, dir string, compact bool) (bool, error) {
 				if ferr := s.db.Flush(); ferr != nil {
 					err = fmt.Errorf("%w; flushing the memtable: %v", err, ferr)
 				}
+			}
+			if strings.HasPrefix(err.Error(), "store "+s.dir+":") { // the compaction's (beforeIngest)
+				return true, err
 			}
 			return true, fmt.Errorf("store %s: %w", s.dir, err)
 		}
@@ -808,7 +862,9 @@ func appendKey(dst []byte, table schemas.Table, key []byte) []byte {
 	return append(dst, key...)
 }
 
-type quietLogger struct{}
+// quietLogger is Pebble's logger for the store in dir ("" for a
+// snapshot).
+type quietLogger struct{ dir string }
 
 func (quietLogger) Infof(string, ...any) {}
 func (quietLogger) Errorf(format string, args ...any) {
@@ -820,9 +876,41 @@ func (quietLogger) Errorf(format string, args ...any) {
 // that cannot be written, on a full disk), from any goroutine, and must
 // not return: it says so in one line, with what to do, and ends the
 // process with exit status 1, no trace.
-func (quietLogger) Fatalf(format string, args ...any) {
-	fmt.Fprintln(os.Stderr, fatalLine(fmt.Sprintf(format, args...)))
+func (l quietLogger) Fatalf(format string, args ...any) {
+	fmt.Fprintln(os.Stderr, fatalLine(l.dir, fmt.Sprintf(format, args...)))
 	os.Exit(1)
+}
+
+// stopOnPanic, deferred by a write to the store in dir, ends the process
+// as Fatalf does (one line naming the store, exit 1) if Pebble panicked:
+// it panics when it cannot write its log (a full disk, an I/O error),
+// from the committing goroutine, with its commit pipeline still locked,
+// and the database cannot be used after.
+func stopOnPanic(dir string) {
+	if r := recover(); r != nil {
+		quietLogger{dir: dir}.Fatalf("%v", r)
+	}
+}
+
+// backgroundError takes the errors of Pebble's background work (flushes,
+// compactions) in the store in dir on fs. Pebble retries the work, and a
+// transient error passes (an I/O error that does not come again): it is
+// logged. A full disk (ENOSPC) does not pass until space is freed, and
+// meanwhile the memtables are not flushed and the writers wait for them
+// for ever: the process ends as Fatalf ends it (one line naming the store,
+// saying to free space, exit 1), once the files of a bulk load that
+// cannot complete (bulk-load/, unless the load's end saved its plan) are
+// removed, so that they do not keep the disk full.
+func backgroundError(dir string, fs vfs.FS, err error) {
+	if !errors.Is(err, syscall.ENOSPC) {
+		logLine(slog.LevelError, "pebble", []any{"error", err.Error()}, "pebble: background error: "+err.Error())
+		return
+	}
+	scratch := filepath.Join(dir, "bulk-load")
+	if _, serr := fs.Stat(filepath.Join(scratch, ingestPlanFile)); serr != nil {
+		_ = fs.RemoveAll(scratch)
+	}
+	quietLogger{dir: dir}.Fatalf("background error: %v", err)
 }
 
 // Cursor reads a key range of one table with seeks: the many short ranges

@@ -83,6 +83,7 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 		return Summary{}, err
 	}
 	started := time.Now()
+	unread0 := archiveio.UnreadableMark()
 	rec := newRunRecord(cfg, started)
 	err = recordStart(ctx, first, rec, state.params)
 	if cerr := first.Close(); err == nil && cerr != nil {
@@ -207,6 +208,9 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
 	sum.SkippedFiles = skippedFiles(cfg.Input)
+	for _, f := range archiveio.UnreadableSince(unread0) {
+		sum.UnreadableFiles = append(sum.UnreadableFiles, f.Path+" ("+f.Reason+")")
+	}
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()
 		if cfg.Streaming() {

@@ -47,8 +47,14 @@ type Summary struct {
 	// SkippedFiles names the files --input matched and the run did not
 	// read, with why ("PATH (a named pipe (FIFO))"; archiveio.Skipped):
 	// they are not regular files, which reading could wait on for ever.
-	SkippedFiles []string         `json:"skipped_files,omitempty"`
-	Rows         map[string]int64 `json:"rows"`
+	SkippedFiles []string `json:"skipped_files,omitempty"`
+	// UnreadableFiles names the files whose read failed (an I/O error, a
+	// permission refused), with the error ("PATH (unreadable: read PATH:
+	// input/output error)"); each is also a dead-lettered record (line 0,
+	// the error its reason). Known for the reads of workers in the
+	// run's process (prism, LOOPBACK).
+	UnreadableFiles []string         `json:"unreadable_files,omitempty"`
+	Rows            map[string]int64 `json:"rows"`
 	// Cassandra counts what the Cassandra sink had acknowledged
 	// (cassandraio's counters without their "cassandra_" prefix:
 	// rows_written, requests, batches, retries); empty for the embedded

@@ -51,7 +51,7 @@ func runCheck(args []string) error {
 	}
 	open := sink.openForQuery
 	if *repair {
-		open = sink.open
+		open = sink.openToWrite
 	}
 	s, err := open(0)
 	if err != nil {

@@ -222,6 +222,9 @@ func execute(cfg pipelines.Config, f runFlags, size job.InputSize) error {
 	if err != nil {
 		return withDetail(err, f.verbose)
 	}
+	for _, u := range sum.UnreadableFiles {
+		fmt.Fprintf(os.Stderr, "tweetindex: could not read %s\n", u)
+	}
 	printSummary(os.Stdout, sum)
 	if f.summary != "" {
 		if err := sum.WriteFile(f.summary); err != nil {

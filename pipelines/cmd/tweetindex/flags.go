@@ -54,8 +54,20 @@ func (f *sinkFlags) config() sink.Config {
 }
 
 // open opens the tables for reading, the store with a block cache of
-// cacheSize bytes (0: Pebble's default).
+// cacheSize bytes (0: Pebble's default), read-only: nothing is written to
+// it (sink.Config.ReadOnly).
 func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	c := f.config()
+	c.CacheSize, c.ReadOnly = cacheSize, true
+	return sink.Open(c)
+}
+
+// openToWrite opens the tables to read and write them (forget, check
+// --repair): a store that does not exist is an error, as for open.
+func (f *sinkFlags) openToWrite(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}

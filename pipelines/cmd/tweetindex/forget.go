@@ -73,7 +73,7 @@ func runForget(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "forget: %s:%d: %s\n", name, b.Line, b.Reason)
 	}
-	s, err := sink.open(0)
+	s, err := sink.openToWrite(0)
 	if err != nil {
 		return err
 	}

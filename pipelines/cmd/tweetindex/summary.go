@@ -41,6 +41,9 @@ func printSummary(w io.Writer, s job.Summary) {
 	if s.GeoScrubbed > 0 {
 		fmt.Fprintf(&b, "\n%d geo rows removed by scrub_geo", s.GeoScrubbed)
 	}
+	if len(s.UnreadableFiles) > 0 {
+		fmt.Fprintf(&b, "\n%d input files could not be read (dead-lettered): %s", len(s.UnreadableFiles), strings.Join(s.UnreadableFiles, "; "))
+	}
 	if len(s.SkippedFiles) > 0 {
 		fmt.Fprintf(&b, "\n%d input files not read: %s", len(s.SkippedFiles), strings.Join(s.SkippedFiles, "; "))
 	}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -67,7 +69,7 @@ func BenchmarkSpill(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		copy(c.ents, orig)
-		if _, err := WriteRun(path, chunkSources(c, sortChunk(c, 1), nil, 0)[0]); err != nil {
+		if _, err := WriteRun(vfs.Default, path, chunkSources(c, sortChunk(c, 1), nil, 0)[0]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -82,7 +84,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 	for i := range 32 {
 		c := benchChunk(uint64(i), 2<<20)
 		cells += len(c.ents)
-		rf, err := WriteRun(fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0])
+		rf, err := WriteRun(vfs.Default, fmt.Sprintf("%s/run-%d", dir, i), chunkSources(c, sortChunk(c, 1), nil, 0)[0])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -92,7 +94,7 @@ func BenchmarkMergeRuns(b *testing.B) {
 	for range b.N {
 		var srcs []Ranked
 		for r := range runs {
-			fs, err := OpenRun(&runs[r], nil, nil, 256<<10)
+			fs, err := OpenRun(vfs.Default, &runs[r], nil, nil, 256<<10)
 			if err != nil {
 				b.Fatal(err)
 			}

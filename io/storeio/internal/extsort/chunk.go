@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"slices"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -212,12 +213,12 @@ type Spiller struct {
 	ents []entry // the sorted copy of a chunk's entries, reused
 }
 
-// Spill sorts c (on one core) and writes it as the run file at path. It
+// Spill sorts c (on one core) and writes it as the run file at path on fs. It
 // sorts a copy of c's entries: c's own stay in the order they were added,
 // and a read (AppendRange) may look through them meanwhile.
-func (s *Spiller) Spill(path string, c *Chunk) (Run, error) {
+func (s *Spiller) Spill(fs vfs.FS, path string, c *Chunk) (Run, error) {
 	sorted := &Chunk{arena: c.arena, ents: append(s.ents[:0], c.ents...)}
-	rf, err := WriteRun(path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0])
+	rf, err := WriteRun(fs, path, chunkSources(sorted, sortChunk(sorted, 1), nil, 0)[0])
 	s.ents = sorted.ents
 	return rf, err
 }

@@ -11,8 +11,10 @@
 // one of the higher rank (Ranked). Merge emits each key once, with its
 // last write, deletes included: what to do with them is the caller's.
 //
-// It knows nothing of the store's tables or of Pebble: a cell's first
-// byte (Chunk.Add's table) is a byte of its key like the others. The
-// store decides what to sort, when to spill and merge, and writes the
-// merged cells into tables.
+// It knows nothing of the store's tables or of Pebble's database: a
+// cell's first byte (Chunk.Add's table) is a byte of its key like the
+// others. The store decides what to sort, when to spill and merge, and
+// writes the merged cells into tables. Run files are written and read
+// through the filesystem the caller gives (Pebble's vfs.FS, the store's
+// own), so that what fails the store's files fails them too.
 package extsort

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/klauspost/compress/s2"
 )
 
@@ -125,7 +126,7 @@ func TestMergeKeepsLastWrite(t *testing.T) {
 					last = c
 					break
 				}
-				rf, err := sp.Spill(filepath.Join(dir, fmt.Sprint("run-", i)), c)
+				rf, err := sp.Spill(vfs.Default, filepath.Join(dir, fmt.Sprint("run-", i)), c)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,7 +177,7 @@ func TestMergeKeepsLastWrite(t *testing.T) {
 				}
 				var srcs []Ranked
 				for i := range runs {
-					fs, err := OpenRun(&runs[i], lo, hi, 4<<10)
+					fs, err := OpenRun(vfs.Default, &runs[i], lo, hi, 4<<10)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -237,7 +238,7 @@ func TestRunCorrupt(t *testing.T) {
 			if err := os.WriteFile(rf.Path, tc.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			src, err := OpenRun(&rf, nil, nil, 4<<10)
+			src, err := OpenRun(vfs.Default, &rf, nil, nil, 4<<10)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,12 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"slices"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/klauspost/compress/s2"
 )
+
+// WriteCategory is the category of the writes of run files, as Pebble's
+// filesystem (vfs.FS) takes it.
+const WriteCategory vfs.DiskWriteCategory = "tweetindex-bulk-load"
 
 // Run is a run file, a spilled chunk or a merge of runs: its cells in key
 // order, in blocks of about RunBlockBytes (see WriteRun). The first key
@@ -98,7 +103,8 @@ func partitionBounds(files []Run, c *Chunk, runs [][]entry, parts int) [][]byte 
 	return bounds
 }
 
-// WriteRun merges srcs (Merge) into the run file at path, and returns it.
+// WriteRun merges srcs (Merge) into the run file at path on fs, and
+// returns it.
 //
 // A run file is a sequence of blocks, each uvarint length and the S2
 // encoding of about RunBlockBytes of records, whose keys are in order and
@@ -107,12 +113,12 @@ func partitionBounds(files []Run, c *Chunk, runs [][]entry, parts int) [][]byte 
 // record shares nothing. Compressed, the files take about a third of the
 // disk (raw JSON), and cost less CPU than writing them whole: the kernel
 // took about 2.6 s a GB of CPU to write them on the 2-core machine.
-func WriteRun(path string, srcs []Ranked) (Run, error) {
+func WriteRun(fs vfs.FS, path string, srcs []Ranked) (Run, error) {
 	rf := Run{Path: path}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := fs.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return rf, err
 	}
-	f, err := os.Create(path)
+	f, err := fs.Create(path, WriteCategory)
 	if err != nil {
 		return rf, err
 	}
@@ -181,7 +187,8 @@ func commonPrefix(a, b []byte) int {
 // fileSource reads the keys lo <= key < hi of a run file (nil: no bound).
 type fileSource struct {
 	r      *bufio.Reader
-	f      *os.File
+	f      vfs.File
+	path   string
 	lo, hi []byte
 	enc    []byte // a block as read
 	blk    []byte // the rest of the block being read
@@ -190,10 +197,10 @@ type fileSource struct {
 	del    bool
 }
 
-// OpenRun opens a source of the keys lo <= key < hi of run file rf (nil:
-// no bound), at the last block starting at or before lo; buf is the size
-// of its read buffer. CloseSources closes it.
-func OpenRun(rf *Run, lo, hi []byte, buf int) (Source, error) {
+// OpenRun opens a source of the keys lo <= key < hi of run file rf on fs
+// (nil: no bound), at the last block starting at or before lo; buf is the
+// size of its read buffer. CloseSources closes it.
+func OpenRun(fs vfs.FS, rf *Run, lo, hi []byte, buf int) (Source, error) {
 	off := int64(0)
 	if lo != nil {
 		i, found := slices.BinarySearchFunc(rf.Restarts, lo, func(r Restart, k []byte) int { return bytes.Compare(r.Key, k) })
@@ -204,22 +211,20 @@ func OpenRun(rf *Run, lo, hi []byte, buf int) (Source, error) {
 			off = rf.Restarts[i-1].off
 		}
 	}
-	f, err := os.Open(rf.Path)
+	f, err := fs.Open(rf.Path)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &fileSource{f: f, r: bufio.NewReaderSize(f, buf), lo: lo, hi: hi}, nil
+	// Read from off on (ReadAt: a vfs.File does not seek).
+	r := io.NewSectionReader(f, off, math.MaxInt64-off)
+	return &fileSource{f: f, path: rf.Path, r: bufio.NewReaderSize(r, buf), lo: lo, hi: hi}, nil
 }
 
 func (s *fileSource) next() (bool, error) {
 	for {
 		ok, err := s.read()
 		if err != nil {
-			return false, fmt.Errorf("run %s: %w", s.f.Name(), err)
+			return false, fmt.Errorf("run %s: %w", s.path, err)
 		}
 		if !ok {
 			return false, nil
