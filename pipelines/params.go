@@ -19,7 +19,10 @@ import (
 //     (transforms.RawFn), and questions about users may read that table
 //     alone;
 //   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
-//     (transforms.DerivedTables), and questions about edges may be asked.
+//     (transforms.DerivedTables), and questions about edges may be asked;
+//   - schemas.TermDaysParam: every day of stored tweets has its term
+//     counts (recountTermDays), and questions about top and trending terms
+//     may be asked.
 //
 // A sink indexed before a parameter existed never gets it (later runs
 // write the new rows for their tweets only), and its readers go on as
@@ -43,6 +46,7 @@ func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, e
 		{schemas.TableGeo, schemas.MetaRow{Name: schemas.GeoDayMarkersParam, Value: schemas.GeoDayMarkersValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
+		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
 		empty := true
 		err = s.ScanAll(ctx, p.table, func(_, _ []byte) error {

@@ -61,8 +61,12 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 	}
 	slices.Sort(minutes)
 	minutes = slices.Compact(minutes) // a minute marked both ways
+	if err := markTermDays(ctx, s, minutes); err != nil { // their days' term counts (termdays.go)
+		return 0, err
+	}
 	if len(minutes) == 0 {
-		return 0, nil
+		_, err := recountTermDays(ctx, s)
+		return 0, err
 	}
 	_, authors, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.AuthorsParam))
 	if err != nil {
@@ -129,6 +133,9 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		if err := s.Write(ctx, cells); err != nil {
 			return 0, fmt.Errorf("recount %s: %w", m, err)
 		}
+	}
+	if _, err := recountTermDays(ctx, s); err != nil {
+		return 0, err
 	}
 	return len(minutes), nil
 }

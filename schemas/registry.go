@@ -94,6 +94,12 @@ var registry = []*TableSpec{
 		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(8),
 		Dump: dumpEdge, CQL: CQLEdges, cqlSampleValue: []byte{},
 	},
+	{
+		// Counts of many tweets, as the frequency table: recounted from the
+		// raw table for the days a run or a delete marks (TermDayMark).
+		Table: TableTermDays, Name: "termdays",
+		Dump: dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
+	},
 }
 
 // specs indexes registry by table id.

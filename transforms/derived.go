@@ -51,7 +51,7 @@ type DerivedTable struct {
 // the order a retraction deletes their cells (before the raw cell that
 // leads to them: Identifier).
 var derivedTables = []DerivedTable{
-	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }},
+	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }, Markers: TermDayMarkers},
 	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: GeoDayMarkers},
 	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }},
 }
