@@ -60,7 +60,7 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 		return 0, fmt.Errorf("recount: reading the marks: %w", err)
 	}
 	slices.Sort(minutes)
-	minutes = slices.Compact(minutes) // a minute marked both ways
+	minutes = slices.Compact(minutes)                     // a minute marked both ways
 	if err := markTermDays(ctx, s, minutes); err != nil { // their days' term counts (termdays.go)
 		return 0, err
 	}
