@@ -12,11 +12,11 @@ import (
 // and the days are recounted from the stored tweets once the run's
 // pipeline is done (pipelines, with TermDayCounter), as marked minutes are.
 
-// TermDayMarkers is the term index's markers (DerivedTable.Markers): the
+// TermDayMarkers is the term index's marks (DerivedTable.Marks): the
 // mark of each day of the stored tweets' term cells (schemas.TermDayMark),
 // once, so that the day's term counts are recounted at the end of the run.
-// Marks are metadata rows, written with the term rows and never deleted
-// with a tweet; the recount removes them.
+// Marks are metadata rows, written with the term rows by the graph's step
+// and never deleted with a tweet; the recount removes them.
 func TermDayMarkers(dst, cells []schemas.Cell) []schemas.Cell {
 	var last uint16
 	var days []uint16
