@@ -16,7 +16,7 @@ import (
 // maxPrefixTerms is the most terms a prefix of query terms (--term
 // '#vote*') may expand to: the tweets of each are a read of the term
 // index, and an OR of thousands is a scan in disguise.
-const maxPrefixTerms = 1000
+var maxPrefixTerms = 1000
 
 // termDayQuestion says whether a question reads the per-day term counts.
 func termDayQuestion(name string) bool {
