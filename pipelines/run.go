@@ -173,7 +173,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}
 		elapsed = time.Since(started)
 	}
+	recountStart := time.Now()
 	recounted, err := recountMarked(ctx, cfg)
+	recountTook := time.Since(recountStart)
 	if err != nil {
 		failure := &RunError{Step: "recount", Cause: err.Error()}
 		rec.Status, rec.Error = RunFailed, failure.Error()
@@ -198,6 +200,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	sum := runSummary(result, counts, workerInProcess(), elapsed)
 	sum.CompactSeconds = compacted.Seconds()
+	sum.RecountSeconds = recountTook.Seconds()
 	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
