@@ -281,6 +281,12 @@ var sampleAsks = []question{
 	{"edges", []string{"type=retweet"}},
 	{"edges", []string{"type=hashtag", "top=5"}},
 	{"edges", []string{"type=mention", "node=chlo_161", "from=2026-11-01T12:00", "to=2026-11-01T14:00"}},
+	{"top", nil},
+	{"top", []string{"field=text", "limit=5", "lang=en", "from=2026-11-01T12:00", "to=2026-11-01T14:00"}},
+	{"complete", []string{"prefix=#ap"}},
+	{"complete", []string{"prefix=w", "field=user", "limit=3"}},
+	{"trending", []string{"from=2026-11-01", "to=2026-11-02"}},
+	{"terms", []string{"term=#big*", "limit=4"}},
 }
 
 // TestServeAnswersAsQuery asks every question of the committed sample both
