@@ -23,6 +23,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -540,7 +541,7 @@ func fingerprint(b *testing.B, src sink.Reader) map[string]tableFingerprint {
 		var reasons []string
 		enc := json.NewEncoder(h)
 		enc.SetEscapeHTML(false)
-		n, err := DumpRows(context.Background(), src, table, func(row any) error {
+		n, err := maintain.DumpRows(context.Background(), src, table, func(row any) error {
 			if table == schemas.TableDeadLetter {
 				raw, err := json.Marshal(row)
 				if err != nil {

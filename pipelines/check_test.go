@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -39,7 +40,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			ctx := context.Background()
 			want := dumpTables(t, s)
 
-			rep, err := Check(ctx, s, nil)
+			rep, err := maintain.Check(ctx, s, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,11 +94,11 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			if err := s.Write(ctx, damage); err != nil {
 				t.Fatal(err)
 			}
-			rep, err = Check(ctx, s, nil)
+			rep, err = maintain.Check(ctx, s, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for table, w := range map[string]TableCheck{
+			for table, w := range map[string]maintain.TableCheck{
 				"terms": {Missing: 1, Orphans: 1}, "geo": {Missing: 1}, "edges": {Missing: 1, Orphans: 1},
 				"authors": {Missing: 1, Wrong: 1}, "identity": {Missing: 1, Orphans: 1}, "frequency": {Missing: 1, Wrong: 1, Orphans: 1},
 			} {
@@ -106,18 +107,18 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 					t.Errorf("%s: found %+v, want %+v", table, g, w)
 				}
 			}
-			if rep.Problems() != 12 || len(rep.Examples) != checkExamples {
-				t.Errorf("%d problems, %d examples, want 12 and %d: %q", rep.Problems(), len(rep.Examples), checkExamples, rep.Examples)
+			if rep.Problems() != 12 || len(rep.Examples) != maintain.CheckExamples {
+				t.Errorf("%d problems, %d examples, want 12 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
 			}
 
-			rep, err = Check(ctx, s, s.Write)
+			rep, err = maintain.Check(ctx, s, s.Write)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if rep.Problems() != 12 || rep.Repaired != 12 {
 				t.Errorf("repair: %d problems, %d cells repaired, want 12 and 12", rep.Problems(), rep.Repaired)
 			}
-			if rep, err = Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
+			if rep, err = maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
 				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)
 			}
 			diffTables(t, want, dumpTables(t, s), "the run", "damaged, then repaired")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -73,34 +74,34 @@ func collidingPair(at time.Time, line func(kind, i int, id uint64) string) (line
 }
 
 // forgetOneOfAPair indexes the two lines into a sink (new makes it),
-// forgets the tweet forget, and compares the tables with those of the
+// forgets the tweet ids[which], and compares the tables with those of the
 // other tweet indexed alone into another new sink.
-func forgetOneOfAPair(t *testing.T, dir string, lines [2]string, ids [2]uint64, forget int, newSink func(t *testing.T, name string) (Config, func() map[string]string)) map[string]string {
+func forgetOneOfAPair(t *testing.T, dir string, lines [2]string, ids [2]uint64, which int, newSink func(t *testing.T, name string) (Config, func() map[string]string)) map[string]string {
 	t.Helper()
 	both := filepath.Join(dir, "pair.jsonl")
-	other := filepath.Join(dir, fmt.Sprintf("other%d.jsonl", forget))
+	other := filepath.Join(dir, fmt.Sprintf("other%d.jsonl", which))
 	if err := os.WriteFile(both, []byte(lines[0]+"\n"+lines[1]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(other, []byte(lines[1-forget]+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(other, []byte(lines[1-which]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, dump := newSink(t, fmt.Sprintf("pair%d", forget))
+	cfg, dump := newSink(t, fmt.Sprintf("pair%d", which))
 	cfg.Input = both
 	if sum := runPipeline(t, cfg); sum.Collisions != 1 {
 		t.Fatalf("summary %+v: want one collision", sum)
 	}
 	cfg.Input = ""
-	if _, err := Forget(context.Background(), cfg, IDList{IDs: ids[forget : forget+1]}); err != nil {
+	if _, err := forget(context.Background(), cfg, maintain.IDList{IDs: ids[which : which+1]}); err != nil {
 		t.Fatal(err)
 	}
-	aloneCfg, aloneDump := newSink(t, fmt.Sprintf("alone%d", forget))
+	aloneCfg, aloneDump := newSink(t, fmt.Sprintf("alone%d", which))
 	aloneCfg.Input = other
 	runPipeline(t, aloneCfg)
 	got, want := dump(), aloneDump()
 	for _, name := range []string{"raw", "terms", "geo", "frequency"} {
 		if got[name] != want[name] {
-			t.Errorf("table %s after forgetting %d of the pair:\n%s\nwant (the other indexed alone):\n%s", name, ids[forget], got[name], want[name])
+			t.Errorf("table %s after forgetting %d of the pair:\n%s\nwant (the other indexed alone):\n%s", name, ids[which], got[name], want[name])
 		}
 	}
 	return got

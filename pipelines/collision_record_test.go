@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -108,7 +109,7 @@ func TestCollisionRecordFollowsTheRowKey(t *testing.T) {
 					cfg, _ := newSink(t, fmt.Sprintf("case%d", i))
 					for j, st := range c.steps {
 						if len(st.forget) > 0 {
-							if _, err := Forget(context.Background(), cfg, IDList{IDs: st.forget}); err != nil {
+							if _, err := forget(context.Background(), cfg, maintain.IDList{IDs: st.forget}); err != nil {
 								t.Fatal(err)
 							}
 							continue

@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
+	"github.com/tweetindex/tweetindex/schemas"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,8 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // snowflake returns the Snowflake tweet id of a tweet created at t.
@@ -373,7 +374,7 @@ func dumpMeta(t *testing.T, src sink.Reader) string {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	if _, err := DumpRows(context.Background(), src, schemas.TableMeta, func(row any) error { return enc.Encode(row) }); err != nil {
+	if _, err := maintain.DumpRows(context.Background(), src, schemas.TableMeta, func(row any) error { return enc.Encode(row) }); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

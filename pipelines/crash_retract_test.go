@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -221,7 +222,7 @@ func TestCrashWhileRetractingCompletesWhenRunAgain(t *testing.T) {
 		}()
 		if byForget {
 			s.Close()
-			if _, err := Forget(ctx, cfg, IDList{IDs: gone}); err != nil {
+			if _, err := forget(ctx, cfg, maintain.IDList{IDs: gone}); err != nil {
 				t.Fatalf("forget again: %v", err)
 			}
 		} else {

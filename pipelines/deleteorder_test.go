@@ -13,6 +13,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -165,7 +166,7 @@ func TestOneIDOneStoredTweetWithinARun(t *testing.T) {
 		} else {
 			diffTables(t, want, dump, "order 0", fmt.Sprintf("order %d", i))
 		}
-		if _, err := Forget(t.Context(), Config{Store: store}, IDList{IDs: []uint64{id}}); err != nil {
+		if _, err := forget(t.Context(), Config{Store: store}, maintain.IDList{IDs: []uint64{id}}); err != nil {
 			t.Fatal(err)
 		}
 		after := dumpStore(t, store)

@@ -12,6 +12,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
@@ -32,7 +33,7 @@ func TestReadIDList(t *testing.T) {
 		`{"id":"0"}`,
 		`{broken`,
 	}, "\n")
-	got, err := ReadIDList(strings.NewReader(in))
+	got, err := maintain.ReadIDList(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +98,11 @@ func (f forgetFixture) check(t *testing.T, cfg Config, dump func() map[string]st
 	run.Input = f.input
 	runPipeline(t, run)
 	list := readIDList(t, f.list)
-	sum, err := Forget(context.Background(), cfg, list)
+	sum, err := forget(context.Background(), cfg, list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ForgetSummary{Read: 4, Distinct: 3, Forgotten: 2, AlreadyAbsent: 1, NotDeletes: 1, BadLines: 1, Recounted: 2}
+	want := maintain.ForgetSummary{Read: 4, Distinct: 3, Forgotten: 2, AlreadyAbsent: 1, NotDeletes: 1, BadLines: 1, Recounted: 2}
 	sum.Seconds, sum.RowsDeleted = 0, 0
 	if sum != want {
 		t.Errorf("forget: %+v, want %+v", sum, want)
@@ -158,7 +159,7 @@ func (f forgetFixture) check(t *testing.T, cfg Config, dump func() map[string]st
 	done()
 
 	// Again: nothing changes; every id is deleted already.
-	sum, err = Forget(context.Background(), cfg, list)
+	sum, err = forget(context.Background(), cfg, list)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,9 +199,9 @@ func checkCountsFollowRaw(t *testing.T, dump map[string]string) {
 	}
 }
 
-func readIDList(t *testing.T, path string) IDList {
+func readIDList(t *testing.T, path string) maintain.IDList {
 	t.Helper()
-	list, err := ReadIDList(strings.NewReader(readFile(t, path)))
+	list, err := maintain.ReadIDList(strings.NewReader(readFile(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/archiveio"
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
-	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -103,15 +103,17 @@ func (c Config) Source() string {
 //	  -> Parse                             -> tweets keyed by day and dedup shard
 //	                                       -> dead letters (cells)
 //	  -> Dedup (by id, per day and shard, state expiring after the horizon) -> distinct tweets
-//	  -> RawTweets | TermIndex | TweetFrequency | GeoTemporalIndex -> cells
-//	  -> sink (embedded store | Cassandra)
+//	  -> Identify (the sink's identity table: one stored version per id)   -> tweet batches
+//	  -> RawTweets (raw, identity, authors) | TweetFrequency
+//	     | one step per derived table (transforms.DerivedTables: TermIndex, GeoTemporalIndex, EdgeIndex) -> cells
+//	  -> sink (embedded store | Cassandra: io/sink)
 //
 // A Kafka read that commits offsets (--commit) commits only what the sinks
 // have written (commit after write):
 //
 //	Parse: an expectation per record (units of work) -> with the dead letters' cells
 //	Dedup, Identify: units of dropped tweets and deletes -> with the batches (TweetBatch.Acks)
-//	RawTweets | TermIndex | GeoTemporalIndex: a unit per tweet -> with their cells
+//	RawTweets and the derived tables' steps: a unit per tweet -> with their cells
 //	sinks, once a bundle is durable -> acknowledgements by partition
 //	-> CommitAcked (keyed by partition): commits the offset before which every record is finished
 //
@@ -152,17 +154,13 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	}
 	// The sink's identity table: one stored version per tweet id across
 	// runs, deletions applied.
-	switch {
-	case cfg.Cassandra != nil:
-		tweets = cassandraio.Identify(s, *cfg.Cassandra, opts.FreshSink, ack, tweets)
-	default:
-		tweets = storeio.Identify(s, cfg.Store, opts.BulkStore, opts.FreshSink, ack, tweets)
-	}
+	out := sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra}
+	tweets = sink.Identify(s, out, opts.BulkStore, opts.FreshSink, ack, tweets)
 
 	// Each table's cells go to the sink on their own: a Flatten of them
 	// would be a fusion break on prism, shipping every cell through the
 	// runner once more before the sink. In a stream, counts in flight are
-	// marked (see recount.go).
+	// marked (see pipelines/maintain/recount.go).
 	raw := &transforms.RawFn{MarkCounting: cfg.Streaming(), Ack: ack}
 	type table struct {
 		cells beam.PCollection
@@ -178,17 +176,10 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 	}
 	var acks []beam.PCollection
 	for _, t := range tables {
-		switch {
-		case t.acked && cfg.Cassandra != nil:
-			acks = append(acks, cassandraio.WriteAcked(s, *cfg.Cassandra, t.cells))
-		case t.acked:
-			acks = append(acks, storeio.WriteAcked(s, cfg.Store, t.cells))
-		case cfg.Cassandra != nil:
-			cassandraio.Write(s, *cfg.Cassandra, t.cells)
-		case opts.BulkStore:
-			storeio.BulkWrite(s, cfg.Store, t.cells)
-		default:
-			storeio.Write(s, cfg.Store, t.cells)
+		if t.acked {
+			acks = append(acks, sink.WriteAcked(s, out, t.cells))
+		} else {
+			sink.Write(s, out, opts.BulkStore, t.cells)
 		}
 	}
 	if ack {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -32,6 +33,35 @@ func tempDir(t testing.TB) string {
 		}
 	})
 	return dir
+}
+
+// forget, recountMarked and applyScrubGeo call maintain's on the sink of
+// cfg, opened for the call.
+func forget(ctx context.Context, cfg Config, list maintain.IDList) (maintain.ForgetSummary, error) {
+	s, err := openSink(cfg)
+	if err != nil {
+		return maintain.ForgetSummary{}, err
+	}
+	defer s.Close()
+	return maintain.Forget(ctx, s, list)
+}
+
+func recountMarked(ctx context.Context, cfg Config) (int, error) {
+	s, err := openSink(cfg)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	return maintain.RecountMarked(ctx, s)
+}
+
+func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
+	s, err := openSink(cfg)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	return maintain.ApplyScrubGeo(ctx, s)
 }
 
 // runPipeline runs cfg and fails the test if the run fails or its counts
@@ -60,7 +90,7 @@ func dumpTables(t testing.TB, src sink.Reader) map[string]string {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false) // as the command's dump
-		if _, err := DumpRows(context.Background(), src, table, func(row any) error { return enc.Encode(row) }); err != nil {
+		if _, err := maintain.DumpRows(context.Background(), src, table, func(row any) error { return enc.Encode(row) }); err != nil {
 			t.Fatalf("dump %s: %v", table.Name(), err)
 		}
 		out[table.Name()] = b.String()

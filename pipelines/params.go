@@ -2,9 +2,8 @@ package pipelines
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -21,7 +20,7 @@ import (
 //   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
 //     (transforms.DerivedTables), and questions about edges may be asked;
 //   - schemas.TermDaysParam: every day of stored tweets has its term
-//     counts (recountTermDays), and questions about top and trending terms
+//     counts (maintain.RecountMarked), and questions about top and trending terms
 //     may be asked.
 //
 // A sink indexed before a parameter existed never gets it (later runs
@@ -29,15 +28,10 @@ import (
 // before: every day read, the raw rows read for users. The tokenizer's
 // version (schemas.TokenizerParam) is the one parameter such a sink gets
 // later, from a run told to mix versions: see tokenizerParam.
-func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, error) {
+func freshParams(ctx context.Context, s sink.Reader, fresh bool) ([]schemas.Cell, error) {
 	if !fresh {
 		return nil, nil
 	}
-	s, err := openSink(cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
 	var cells []schemas.Cell
 	for _, p := range []struct {
 		table schemas.Table
@@ -48,13 +42,9 @@ func freshParams(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, e
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
-		empty := true
-		err = s.ScanAll(ctx, p.table, func(_, _ []byte) error {
-			empty = false
-			return errStop
-		})
-		if err != nil && !errors.Is(err, errStop) {
-			return nil, fmt.Errorf("reading the %s table: %w", p.table.Name(), err)
+		empty, err := tableEmpty(ctx, s, p.table)
+		if err != nil {
+			return nil, err
 		}
 		if empty {
 			cells = append(cells, p.cell)

@@ -156,7 +156,7 @@ func TestRecountReadsAuthorsOrRaw(t *testing.T) {
 
 var benchRecountStore = flag.String("bench.recount.store", "", "BenchmarkRecount's store (indexed with the authors table), e.g. of the 100K bench tweets")
 
-// BenchmarkRecount times the recount of marked minutes (recountMarked) on
+// BenchmarkRecount times the recount of marked minutes (maintain.RecountMarked) on
 // the store -bench.recount.store: every minute its frequency table counts
 // is marked and recounted, reading the authors table ("authors") or,
 // param/authors taken away for the while, the raw rows' JSON ("raw", as a

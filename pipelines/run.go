@@ -15,6 +15,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 	"github.com/tweetindex/tweetindex/transforms/flow"
@@ -52,55 +53,49 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if cfg.Shards == 0 && workerInProcess() {
 		cfg.Shards = LocalShards
 	}
-	base, err := FrequencyBase(ctx, cfg)
+	// Before the job the sink is open once: what it holds decides the
+	// graph, and the run is recorded in it. It is closed before the job
+	// starts, whose bulk load opens the store itself, with a bulk load's
+	// options (storeio.OpenBulk), which an open store would not take.
+	first, err := openSink(cfg)
 	if err != nil {
 		return Summary{}, err
 	}
-	fresh, err := FreshSink(ctx, cfg)
+	state, err := readSinkState(ctx, cfg, first)
 	if err != nil {
+		first.Close()
 		return Summary{}, err
 	}
-	params, err := freshParams(ctx, cfg, fresh)
-	if err != nil {
-		return Summary{}, err
-	}
-	// A sink indexed with another tokenizer version is refused here,
-	// before anything is written (see tokenizer.go).
-	tokenizer, err := tokenizerParam(ctx, cfg, fresh)
-	if err != nil {
-		return Summary{}, err
-	}
-	params = append(params, tokenizer...)
 	// Read before the run: prism, started in process, sets --endpoint
 	// (see rememberInProcessPrism).
 	endpoint, inProcess := beamFlag("endpoint"), runnerInProcess()
 	opts := BuildOptions{
-		Base:          base,
+		Base:          state.base,
 		BulkStore:     cfg.Store != "" && !cfg.Streaming() && workerInProcess(),
 		DedupInMemory: !cfg.Streaming() && inProcess,
-		FreshSink:     fresh,
+		FreshSink:     state.fresh,
 		PacedRead:     workerInProcess(),
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, cfg, opts); err != nil {
+		first.Close()
 		return Summary{}, err
 	}
 	started := time.Now()
 	rec := newRunRecord(cfg, started)
-	if err := writeRunRecord(ctx, cfg, rec, params...); err != nil {
-		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
+	err = recordStart(ctx, first, rec, state.params)
+	if cerr := first.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("cannot write to the sink: %w", cerr)
 	}
-	if err := recordDeadRuns(ctx, cfg); err != nil {
-		return Summary{}, fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
+	if err != nil {
+		return Summary{}, err
 	}
-	// Counts a stream that died had not written: recounted at the end.
-	if _, err := adoptCounting(ctx, cfg); err != nil {
-		return Summary{}, fmt.Errorf("cannot write to the sink: %w", err)
-	}
+	// After the job the sink is open once more (last), for what follows.
+	var last *sink.Sink
 	// recordRun writes rec; after a bulk load, whose store has no log, it
 	// also flushes the store, which makes the run's cells durable too.
 	recordRun := func(ctx context.Context, rec RunRecord) error {
-		if err := writeRunRecord(ctx, cfg, rec); err != nil {
+		if err := writeRunRecord(ctx, last, rec); err != nil {
 			return err
 		}
 		if opts.BulkStore {
@@ -124,6 +119,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if inProcess {
 		rememberInProcessPrism(endpoint)
 	}
+	last, oerr := openSink(cfg)
+	if oerr != nil {
+		outcome := "it succeeded"
+		if err != nil {
+			outcome = err.Error()
+		}
+		return Summary{}, fmt.Errorf("cannot open the sink after the job (%s) to record its end: %w", outcome, oerr)
+	}
+	defer last.Close()
 	elapsed := time.Since(started)
 	var flushed, compacted time.Duration // of elapsed, finishing the store
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
@@ -174,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		elapsed = time.Since(started)
 	}
 	recountStart := time.Now()
-	recounted, err := recountMarked(ctx, cfg)
+	recounted, err := maintain.RecountMarked(ctx, last)
 	recountTook := time.Since(recountStart)
 	if err != nil {
 		failure := &RunError{Step: "recount", Cause: err.Error()}
@@ -184,14 +188,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 	if cfg.Streaming() {
 		// Every count of this stream is written: its marks can go.
-		if err := clearCounting(ctx, cfg); err != nil {
+		if err := maintain.ClearCounting(ctx, last); err != nil {
 			failure := &RunError{Step: "recount", Cause: err.Error()}
 			rec.Status, rec.Error = RunFailed, failure.Error()
 			recordRun(context.WithoutCancel(ctx), rec)
 			return Summary{}, failure
 		}
 	}
-	scrubbed, err := applyScrubGeo(ctx, cfg)
+	scrubbed, err := maintain.ApplyScrubGeo(ctx, last)
 	if err != nil {
 		failure := &RunError{Step: "scrub_geo", Cause: err.Error()}
 		rec.Status, rec.Error = RunFailed, failure.Error()
@@ -234,6 +238,50 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, fmt.Errorf("recording the run: %w", err)
 	}
 	return sum, nil
+}
+
+// sinkState is what Run reads of its sink before it builds the graph.
+type sinkState struct {
+	base   transforms.FrequencyBase // the counts a resumed stream continues
+	fresh  bool                     // no tweet stored yet (freshSink)
+	params []schemas.Cell           // written with the run's first record
+}
+
+// readSinkState reads what the sink s holds that decides the run's graph
+// and parameters. A sink indexed with another tokenizer version is
+// refused here, before anything is written (see tokenizer.go).
+func readSinkState(ctx context.Context, cfg Config, s *sink.Sink) (sinkState, error) {
+	var st sinkState
+	var err error
+	if st.base, err = FrequencyBase(ctx, cfg, s); err != nil {
+		return st, err
+	}
+	if st.fresh, err = freshSink(ctx, s); err != nil {
+		return st, err
+	}
+	if st.params, err = freshParams(ctx, s, st.fresh); err != nil {
+		return st, err
+	}
+	tokenizer, err := tokenizerParam(ctx, cfg, s, st.fresh)
+	st.params = append(st.params, tokenizer...)
+	return st, err
+}
+
+// recordStart records the start of the run rec in the sink s: its record
+// with params, the records of runs whose process is gone (as
+// interrupted), and the counting marks a dead stream left, as minutes to
+// recount at the end (maintain.AdoptCounting).
+func recordStart(ctx context.Context, s *sink.Sink, rec RunRecord, params []schemas.Cell) error {
+	if err := writeRunRecord(ctx, s, rec, params...); err != nil {
+		return fmt.Errorf("cannot write to the sink: %w", err)
+	}
+	if err := recordDeadRuns(ctx, s); err != nil {
+		return fmt.Errorf("cannot write to the sink: recording runs whose process is gone: %w", err)
+	}
+	if _, err := maintain.AdoptCounting(ctx, s); err != nil {
+		return fmt.Errorf("cannot write to the sink: %w", err)
+	}
+	return nil
 }
 
 // ErrEmptyRead is the error of a run over a time range that read nothing:
@@ -343,22 +391,14 @@ func newRunRecord(cfg Config, started time.Time) RunRecord {
 }
 
 // writeRunRecord writes rec, the index parameters and extra cells to the
-// metadata table of cfg's sink.
-func writeRunRecord(ctx context.Context, cfg Config, rec RunRecord, extra ...schemas.Cell) error {
-	s, err := openSink(cfg)
-	if err != nil {
-		return err
-	}
+// metadata table of the sink s.
+func writeRunRecord(ctx context.Context, s *sink.Sink, rec RunRecord, extra ...schemas.Cell) error {
 	params, _ := json.Marshal(CurrentParams())
 	run, _ := json.Marshal(rec)
-	werr := s.Write(ctx, append([]schemas.Cell{
+	return s.Write(ctx, append([]schemas.Cell{
 		schemas.MetaRow{Name: schemas.IndexParam, Value: params}.Cell(),
 		schemas.MetaRow{Name: rec.name(), Value: run}.Cell(),
 	}, extra...))
-	if cerr := s.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }
 
 // ReadRunRecords returns the run records of the metadata table, oldest
@@ -391,24 +431,11 @@ func readRunRecords(ctx context.Context, sr sink.Reader) ([]RunRecord, error) {
 // errStop ends a scan early.
 var errStop = errors.New("stop")
 
-// FreshSink reports whether cfg's sink holds no identity row: no run has
+// freshSink reports whether the sink s holds no identity row: no run has
 // stored a tweet in it (or every one was written before the identity
 // table existed).
-func FreshSink(ctx context.Context, cfg Config) (bool, error) {
-	s, err := openSink(cfg)
-	if err != nil {
-		return false, err
-	}
-	defer s.Close()
-	fresh := true
-	err = s.ScanAll(ctx, schemas.TableIdentity, func(_, _ []byte) error {
-		fresh = false
-		return errStop
-	})
-	if err != nil && !errors.Is(err, errStop) {
-		return false, fmt.Errorf("reading the identity table: %w", err)
-	}
-	return fresh, nil
+func freshSink(ctx context.Context, s sink.Reader) (bool, error) {
+	return tableEmpty(ctx, s, schemas.TableIdentity)
 }
 
 // mergeEarly tells the bulk load of the run's store how much of the input

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -94,12 +95,8 @@ func markGone(rec *RunRecord) {
 }
 
 // recordDeadRuns rewrites as interrupted the records of runs marked
-// running whose process is gone (see the rule above), in the sink of cfg.
-func recordDeadRuns(ctx context.Context, cfg Config) error {
-	s, err := openSink(cfg)
-	if err != nil {
-		return err
-	}
+// running whose process is gone (see the rule above), in the sink s.
+func recordDeadRuns(ctx context.Context, s *sink.Sink) error {
 	runs, err := readRunRecords(ctx, s)
 	var cells []schemas.Cell
 	for _, r := range runs {
@@ -111,9 +108,6 @@ func recordDeadRuns(ctx context.Context, cfg Config) error {
 	}
 	if err == nil && len(cells) > 0 {
 		err = s.Write(ctx, cells)
-	}
-	if cerr := s.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -22,7 +23,7 @@ import (
 // goes, by a scrub or by a forget. The raw and term rows stay. The
 // notices are recorded as a run's pipeline records them
 // (transforms.NoticeCells) and applied as the run then applies them
-// (applyScrubGeo). Store and CQL test server. Before, scrubbing one
+// (maintain.ApplyScrubGeo). Store and CQL test server. Before, scrubbing one
 // deleted the cell the other still had, and the point of a tweet
 // scrubbed came back when the other was forgotten.
 func TestScrubGeoOfOneOfACollidingPair(t *testing.T) {
@@ -82,7 +83,7 @@ func TestScrubGeoOfOneOfACollidingPair(t *testing.T) {
 					scrubbed, forgot := 0, false
 					for _, st := range c.steps {
 						if len(st.forget) > 0 {
-							if _, err := Forget(context.Background(), cfg, IDList{IDs: st.forget}); err != nil {
+							if _, err := forget(context.Background(), cfg, maintain.IDList{IDs: st.forget}); err != nil {
 								t.Fatal(err)
 							}
 							forgot = true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
@@ -43,7 +44,8 @@ func (c Config) Resumes() bool {
 	return c.Kafka != nil && c.Kafka.Start == "group"
 }
 
-// FrequencyBase returns the TweetFrequency counts a run continues.
+// FrequencyBase returns the TweetFrequency counts a run continues, read
+// from its sink s.
 //
 // A run that resumes a stream from committed offsets (Config.Resumes) has
 // lost its predecessor's window state: the minutes it was counting when it
@@ -66,19 +68,14 @@ func (c Config) Resumes() bool {
 // in window state are missing; the resumed run recounts both kinds of
 // minutes from the raw table when its pipeline is done (the identity
 // table marks the first, the dead run's counting marks the second: see
-// recount.go).
-func FrequencyBase(ctx context.Context, cfg Config) (transforms.FrequencyBase, error) {
+// pipelines/maintain/recount.go).
+func FrequencyBase(ctx context.Context, cfg Config, s sink.Reader) (transforms.FrequencyBase, error) {
 	var base transforms.FrequencyBase
 	if !cfg.Resumes() {
 		return base, nil
 	}
-	s, err := openSink(cfg)
-	if err != nil {
-		return base, fmt.Errorf("reading the counts to resume: %w", err)
-	}
-	defer s.Close()
 	var stored []schemas.FrequencyRow
-	err = s.Scan(ctx, schemas.TableFrequency, nil, nil, func(key, value []byte) error {
+	err := s.Scan(ctx, schemas.TableFrequency, nil, nil, func(key, value []byte) error {
 		r, err := schemas.DecodeFrequency(key, value)
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -108,11 +109,11 @@ func (f termDaysFixture) check(t *testing.T, cfg Config, ref map[string]string, 
 	runPipeline(t, run)
 	diffTables(t, twoRuns, dump(), "before", "after a file indexed again")
 
-	list, err := ReadIDList(strings.NewReader(fmt.Sprint(f.forget)))
+	list, err := maintain.ReadIDList(strings.NewReader(fmt.Sprint(f.forget)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Forget(context.Background(), cfg, list); err != nil {
+	if _, err := forget(context.Background(), cfg, list); err != nil {
 		t.Fatal(err)
 	}
 	r, done = reader()

@@ -79,12 +79,7 @@ func sinkName(cfg Config) string {
 // rows it named are gone, or never were). Any other sink keeps its row if
 // the row names this build's version; else the run is refused, unless
 // cfg.MixTokenizers, when the row gains this version.
-func tokenizerParam(ctx context.Context, cfg Config, fresh bool) ([]schemas.Cell, error) {
-	s, err := openSink(cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
+func tokenizerParam(ctx context.Context, cfg Config, s sink.Reader, fresh bool) ([]schemas.Cell, error) {
 	current := transforms.TokenizerVersion
 	if fresh {
 		empty, err := tableEmpty(ctx, s, schemas.TableTerms)

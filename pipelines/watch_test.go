@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -23,7 +24,7 @@ func TestReadFrequency(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	snap, err := ReadFrequency(context.Background(), st)
+	snap, err := maintain.ReadFrequency(context.Background(), st)
 	if err != nil {
 		t.Fatal(err)
 	}

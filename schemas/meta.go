@@ -20,7 +20,7 @@ const (
 	// (pipelines.RunRecord).
 	RunRecordPrefix = "run/"
 	// ForgetPrefix begins the records of forgets: "forget/<start time>"
-	// -> its summary (pipelines.Forget).
+	// -> its summary (maintain.Forget).
 	ForgetPrefix = "forget/"
 	// RecountPrefix begins the marks of minutes whose frequency counts are
 	// to be recounted from the raw table: "recount/YYYYMMDDhhmm"

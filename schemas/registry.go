@@ -33,6 +33,10 @@ type TableSpec struct {
 	// Summarized says that the run summary counts the cells written to
 	// the table (Summary.Rows, by Name).
 	Summarized bool
+	// Shared says that the table's cells are keyed by row key without the
+	// tweet id (terms, geo), so the two tweets of a row-key collision
+	// share a cell, which holds one of theirs (docs/tables.md).
+	Shared bool
 	// TweetKey returns the row key of the stored tweet a cell of a Derived
 	// table belongs to, from the cell's key (false for a key too short);
 	// nil for the other tables.
@@ -57,7 +61,7 @@ var registry = []*TableSpec{
 	},
 	{
 		Table: TableTerms, Name: "terms",
-		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(0),
+		Derived: true, BulkSorted: true, Summarized: true, Shared: true, TweetKey: trailingRowKey(0),
 		Dump: dumpTerm, CQL: CQLTerms,
 	},
 	{
@@ -67,7 +71,7 @@ var registry = []*TableSpec{
 	},
 	{
 		Table: TableGeo, Name: "geo",
-		Derived: true, Summarized: true, TweetKey: trailingRowKey(0),
+		Derived: true, Summarized: true, Shared: true, TweetKey: trailingRowKey(0),
 		Dump: dumpGeo, CQL: CQLGeo, cqlSampleValue: make([]byte, 8),
 	},
 	{

@@ -58,6 +58,16 @@ func checkSpec(s *TableSpec, sample Cell) error {
 	if k, ok := tweetKeyOf(s, sample.Key); s.Derived != ok || ok && k != registrySampleRowKey {
 		errs = append(errs, fmt.Errorf("TweetKey of a cell: %v, %t; want the tweet's row key for a derived table, none for another", k, ok))
 	}
+	// A shared cell's key holds the row key but not the tweet id (the
+	// sample's id, 7, as 8 big-endian bytes): both tweets of a collision
+	// map to it.
+	id := []byte{0, 0, 0, 0, 0, 0, 0, 7}
+	if holdsID := s.Derived && bytes.Contains(sample.Key, id); s.Shared == holdsID && s.Derived {
+		errs = append(errs, fmt.Errorf("Shared is %t, but the key of a cell holds the tweet id: %t", s.Shared, holdsID))
+	}
+	if s.Shared && !s.Derived {
+		errs = append(errs, errors.New("Shared set on a table not derived from stored tweets"))
+	}
 	if s.BesideRaw && s.Table == TableRaw {
 		errs = append(errs, errors.New("BesideRaw set on the raw table itself"))
 	}
@@ -112,7 +122,7 @@ func TestRegistry(t *testing.T) {
 	}
 	// A table derived from stored tweets must be deleted with them (the
 	// retractions of transforms.RawFn and DeriveBatch, which forget and
-	// a run share) and rebuilt with them (recount.go): a new one is added
+	// a run share) and rebuilt with them (pipelines/maintain/recount.go): a new one is added
 	// to those, then here.
 	var derived []string
 	for _, s := range Registry() {

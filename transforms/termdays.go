@@ -10,7 +10,8 @@ import (
 // as the frequency table's, so no tweet's cells make them: the term
 // index's step marks the days of the tweets it stores (TermDayMarkers),
 // and the days are recounted from the stored tweets once the run's
-// pipeline is done (pipelines, with TermDayCounter), as marked minutes are.
+// pipeline is done (pipelines/maintain, with TermDayCounter), as marked
+// minutes are.
 
 // TermDayMarkers is the term index's marks (DerivedTable.Marks): the
 // mark of each day of the stored tweets' term cells (schemas.TermDayMark),

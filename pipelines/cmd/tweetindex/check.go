@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"slices"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -64,7 +64,7 @@ func runCheck(args []string) error {
 	if *repair {
 		write = s.Write
 	}
-	rep, err := pipelines.Check(ctx, s.Reader, write)
+	rep, err := maintain.Check(ctx, s.Reader, write)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func runCheck(args []string) error {
 }
 
 // printCheck writes check's report for people.
-func printCheck(w io.Writer, r pipelines.CheckReport) {
+func printCheck(w io.Writer, r maintain.CheckReport) {
 	fmt.Fprintf(w, "%d stored tweets read in %.1f s\n", r.Tweets, r.Seconds)
 	fmt.Fprintf(w, "%-10s %10s %8s %6s %8s\n", "table", "rows", "missing", "wrong", "orphans")
 	for _, name := range slices.Sorted(maps.Keys(r.Tables)) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tweetindex/tweetindex/io/storeio"
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -19,10 +19,10 @@ import (
 func TestCheckCommand(t *testing.T) {
 	t.Parallel()
 	store := indexSampleStore(t)
-	report := func(args ...string) (int, pipelines.CheckReport, string) {
+	report := func(args ...string) (int, maintain.CheckReport, string) {
 		t.Helper()
 		code, stdout, stderr := runCLI(t, append([]string{"check", "--store", store, "--format", "jsonl"}, args...)...)
-		var rep pipelines.CheckReport
+		var rep maintain.CheckReport
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatalf("check %v: exit %d, report %q: %v\n%s", args, code, stdout, err, stderr)
 		}

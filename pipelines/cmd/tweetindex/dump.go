@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -65,10 +65,10 @@ func tableByName(name string) (schemas.Table, bool) {
 }
 
 // dump writes every row of table as JSON lines with decoded fields
-// (pipelines.DumpRows), and returns how many.
+// (maintain.DumpRows), and returns how many.
 func dump(ctx context.Context, src sink.Reader, table schemas.Table, w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	n, err := pipelines.DumpRows(ctx, src, table, newJSONLines(bw))
+	n, err := maintain.DumpRows(ctx, src, table, newJSONLines(bw))
 	if err != nil {
 		return n, err
 	}

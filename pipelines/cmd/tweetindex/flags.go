@@ -48,13 +48,20 @@ func (f *sinkFlags) cassandraConfig() *cassandraio.Config {
 	return &cfg
 }
 
+// config is the sink the flags name.
+func (f *sinkFlags) config() sink.Config {
+	return sink.Config{Store: f.store, Cassandra: f.cassandraConfig()}
+}
+
 // open opens the tables for reading, the store with a block cache of
 // cacheSize bytes (0: Pebble's default).
 func (f *sinkFlags) open(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize})
+	c := f.config()
+	c.CacheSize = cacheSize
+	return sink.Open(c)
 }
 
 // openForQuery is open for a question: a store a stream is writing is read
@@ -63,7 +70,9 @@ func (f *sinkFlags) openForQuery(cacheSize int64) (*sink.Sink, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
-	return sink.Open(sink.Config{Store: f.store, Cassandra: f.cassandraConfig(), CacheSize: cacheSize, Snapshot: true})
+	c := f.config()
+	c.CacheSize, c.Snapshot = cacheSize, true
+	return sink.Open(c)
 }
 
 // check says what is wrong with the flags' choice of tables.

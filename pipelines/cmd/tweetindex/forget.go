@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 )
 
 const forgetSynopsis = `tweetindex forget --ids FILE (--store DIR | --cassandra HOSTS [--keyspace K]) [--format table|jsonl]`
 
 const forgetAbout = `forget deletes tweets by id, as a compliance delete in a run does: the
-stored tweet's raw, term and geo rows are deleted, a tombstone in the
+stored tweet's rows in every table are deleted, a tombstone in the
 identity table keeps a later run over older files from storing it again
 (also for an id not stored yet), and the tweet counts of the minutes
 touched are recounted from the raw table. Forgetting an id twice changes
@@ -61,7 +61,7 @@ func runForget(args []string) error {
 		defer f.Close()
 		in = f
 	}
-	list, err := pipelines.ReadIDList(in)
+	list, err := maintain.ReadIDList(in)
 	if err != nil {
 		return err
 	}
@@ -73,8 +73,12 @@ func runForget(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "forget: %s:%d: %s\n", name, b.Line, b.Reason)
 	}
-	cfg := pipelines.Config{Store: sink.store, Cassandra: sink.cassandraConfig()}
-	sum, err := pipelines.Forget(context.Background(), cfg, list)
+	s, err := sink.open(0)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	sum, err := maintain.Forget(context.Background(), s, list)
 	if err != nil {
 		return err
 	}
@@ -86,7 +90,7 @@ func runForget(args []string) error {
 }
 
 // printForget writes forget's summary for people.
-func printForget(w io.Writer, s pipelines.ForgetSummary) {
+func printForget(w io.Writer, s maintain.ForgetSummary) {
 	fmt.Fprintf(w, "ids read %d (%d distinct): forgotten %d, already absent %d (%d deleted before, %d never stored: tombstoned)\n",
 		s.Read, s.Distinct, s.Forgotten, s.AlreadyAbsent, s.AlreadyDeleted, s.AlreadyAbsent-s.AlreadyDeleted)
 	if s.NotDeletes > 0 {

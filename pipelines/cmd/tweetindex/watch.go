@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -21,7 +21,7 @@ import (
 // the total number of tweets counted, then, for at most maxMinutes of the
 // minutes whose counts changed (the latest first), the minute's total, its
 // growth and its languages by count. It writes nothing if nothing changed.
-func writeChanges(w io.Writer, s, prev pipelines.FrequencySnapshot, now time.Time, maxMinutes int) error {
+func writeChanges(w io.Writer, s, prev maintain.FrequencySnapshot, now time.Time, maxMinutes int) error {
 	var changed []string
 	for m, langs := range s {
 		for l, c := range langs {
@@ -75,7 +75,7 @@ type watchedMinute struct {
 // the total counted, its change, the minutes counted and the changed
 // minutes (at most maxMinutes, latest first; changed_minutes says how
 // many changed in all). Nothing if nothing changed.
-func logChanges(l *slog.Logger, s, prev pipelines.FrequencySnapshot, now time.Time, maxMinutes int) {
+func logChanges(l *slog.Logger, s, prev maintain.FrequencySnapshot, now time.Time, maxMinutes int) {
 	var b strings.Builder
 	writeChanges(&b, s, prev, now, maxMinutes)
 	if b.Len() == 0 {
@@ -109,9 +109,9 @@ func watchFrequency(src sink.Reader, every time.Duration, l *slog.Logger) (stop 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	prev := pipelines.FrequencySnapshot{}
+	prev := maintain.FrequencySnapshot{}
 	tick := func() {
-		snap, err := pipelines.ReadFrequency(ctx, src)
+		snap, err := maintain.ReadFrequency(ctx, src)
 		if err != nil {
 			if ctx.Err() == nil {
 				l.Warn("watch", "error", err.Error(), line(fmt.Sprintf("watch: %v", err)))

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -18,11 +18,11 @@ import (
 var watchNow = time.Date(2026, 11, 22, 14, 3, 5, 0, time.UTC)
 
 func Example_writeChanges() {
-	before := pipelines.FrequencySnapshot{
+	before := maintain.FrequencySnapshot{
 		"202611011200": {"en": 3, "ja": 1},
 		"202611011201": {"en": 2},
 	}
-	after := pipelines.FrequencySnapshot{
+	after := maintain.FrequencySnapshot{
 		"202611011200": {"en": 3, "ja": 1},
 		"202611011201": {"en": 4, "es": 1},
 		"202611011202": {"ja": 2},
@@ -35,23 +35,23 @@ func Example_writeChanges() {
 }
 
 func TestWriteChanges(t *testing.T) {
-	base := pipelines.FrequencySnapshot{"202611011200": {"en": 1}}
+	base := maintain.FrequencySnapshot{"202611011200": {"en": 1}}
 	tests := []struct {
 		name       string
-		prev, next pipelines.FrequencySnapshot
+		prev, next maintain.FrequencySnapshot
 		max        int
 		want       []string // lines, in order
 	}{
 		{"nothing changed", base, base, 8, nil},
-		{"first snapshot", pipelines.FrequencySnapshot{}, base, 8, []string{
+		{"first snapshot", maintain.FrequencySnapshot{}, base, 8, []string{
 			"14:03:05  1 tweets counted in 1 minutes (+1); changed minutes:",
 			"  2026-11-01 12:00     1 (+1)  en 1",
 		}},
-		{"languages by count, then name", base, pipelines.FrequencySnapshot{"202611011200": {"en": 1, "ja": 3, "ar": 1}}, 8, []string{
+		{"languages by count, then name", base, maintain.FrequencySnapshot{"202611011200": {"en": 1, "ja": 3, "ar": 1}}, 8, []string{
 			"14:03:05  5 tweets counted in 1 minutes (+4); changed minutes:",
 			"  2026-11-01 12:00     5 (+4)  ja 3, ar 1, en 1",
 		}},
-		{"latest minutes first, at most max", pipelines.FrequencySnapshot{}, pipelines.FrequencySnapshot{
+		{"latest minutes first, at most max", maintain.FrequencySnapshot{}, maintain.FrequencySnapshot{
 			"202611011200": {"en": 1}, "202611011300": {"en": 2}, "202611011230": {"en": 3},
 		}, 2, []string{
 			"14:03:05  6 tweets counted in 3 minutes (+6); changed minutes:",

@@ -1,4 +1,4 @@
-package pipelines
+package maintain
 
 import (
 	"bytes"
@@ -56,8 +56,8 @@ func (r CheckReport) Problems() int64 {
 	return n
 }
 
-// checkExamples is how many problems a report describes.
-const checkExamples = 10
+// CheckExamples is how many problems a report describes.
+const CheckExamples = 10
 
 // checkBatch is how many cells a repair writes at once.
 const checkBatch = 10000
@@ -149,7 +149,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	}
 	problem := func(table schemas.Table, what func(*TableCheck), fixed schemas.Cell, format string, args ...any) {
 		what(tc(table))
-		if len(rep.Examples) < checkExamples {
+		if len(rep.Examples) < CheckExamples {
 			rep.Examples = append(rep.Examples, table.Name()+": "+fmt.Sprintf(format, args...))
 		}
 		if write != nil {
@@ -214,7 +214,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 			case !ok[i]:
 				problem(c.Table, missing, c, "no cell %x of tweet %d", c.Key, e.id)
 			case bytes.Equal(found[i], c.Value):
-			case c.Table == schemas.TableTerms || c.Table == schemas.TableGeo:
+			case c.Table.Spec().Shared:
 				wrongShared = append(wrongShared, shared{c, e.id})
 			default:
 				problem(c.Table, wrong, c, "cell %x of tweet %d holds %q, want %q", c.Key, e.id, found[i], c.Value)

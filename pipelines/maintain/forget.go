@@ -1,4 +1,4 @@
-package pipelines
+package maintain
 
 import (
 	"bufio"
@@ -150,24 +150,16 @@ func parseIDLine(line []byte) (id uint64, skip bool, err error) {
 // forgetBatch is how many ids forget looks up and deletes at a time.
 const forgetBatch = 512
 
-// Forget deletes the tweets of ids from the tables of cfg's sink (Store
-// or Cassandra) as a compliance delete in a run does: each stored
-// tweet's raw, authors, term and geo rows are deleted, a tombstone is left for
-// every id (so that a later run over older files does not store it
+// Forget deletes the tweets of ids from the tables of the sink s (the
+// embedded store or Cassandra) as a compliance delete in a run does: each stored
+// tweet's raw row and its rows in every table derived from it
+// (transforms.DerivedTables) are deleted, a tombstone is left for every id (so that a later run over older files does not store it
 // again), and the frequency cells of the minutes touched are recounted
 // from the raw table. The forget is recorded in the metadata table under
 // schemas.ForgetPrefix. Forgetting the same ids again changes nothing.
-func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error) {
+func Forget(ctx context.Context, s *sink.Sink, list IDList) (ForgetSummary, error) {
 	started := time.Now()
 	sum := ForgetSummary{Read: len(list.IDs), NotDeletes: list.NotDeletes, BadLines: len(list.Bad)}
-	if cfg.Store != "" && cfg.Cassandra != nil {
-		return sum, errors.New("two sinks: pass either --store or --cassandra, not both")
-	}
-	s, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra})
-	if err != nil {
-		return sum, err
-	}
-	defer s.Close()
 	ids := slices.Compact(slices.Sorted(slices.Values(list.IDs)))
 	sum.Distinct = len(ids)
 	// The stored versions' term and geo rows, then their raw rows, are
@@ -218,7 +210,8 @@ func Forget(ctx context.Context, cfg Config, list IDList) (ForgetSummary, error)
 		sum.AlreadyDeleted += len(chunk) - len(out.Deletes)
 		sum.AlreadyAbsent += len(chunk) - len(out.Retracted)
 	}
-	if sum.Recounted, err = recountMarked(ctx, cfg); err != nil {
+	var err error
+	if sum.Recounted, err = RecountMarked(ctx, s); err != nil {
 		return sum, fmt.Errorf("forget: %w", err)
 	}
 	sum.Seconds = time.Since(started).Seconds()

@@ -1,4 +1,4 @@
-package pipelines
+package maintain
 
 import (
 	"bytes"
@@ -35,18 +35,13 @@ import (
 // unless a scrub_geo, of this run or an earlier one, took the other's
 // location too (its notices are read: transforms.GeoScrubbed).
 
-// applyScrubGeo applies the scrub_geo marks of cfg's sink, removes them,
+// ApplyScrubGeo applies the scrub_geo marks of the sink s, removes them,
 // and returns how many geo rows it deleted.
-func applyScrubGeo(ctx context.Context, cfg Config) (int, error) {
-	s, err := openSink(cfg)
-	if err != nil {
-		return 0, err
-	}
-	defer s.Close()
+func ApplyScrubGeo(ctx context.Context, s *sink.Sink) (int, error) {
 	users := map[uint64]uint64{} // user -> largest up_to
 	var tweetIDs []uint64        // v2 events, read as tweets
 	var marks []schemas.Cell
-	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.ScrubGeoPrefix), func(key, _ []byte) error {
+	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.ScrubGeoPrefix), func(key, _ []byte) error {
 		user, upTo, ok := transforms.ParseScrubGeoMark(string(key))
 		if !ok {
 			return nil

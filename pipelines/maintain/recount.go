@@ -1,4 +1,4 @@
-package pipelines
+package maintain
 
 import (
 	"bytes"
@@ -32,19 +32,14 @@ import (
 // raw rows whatever the sink, since they derive the other tables' cells
 // from them.
 
-// recountMarked recounts the frequency cells of the minutes marked in the
-// metadata table of cfg's sink from its stored tweets (the authors table,
+// RecountMarked recounts the frequency cells of the minutes marked in the
+// metadata table of the sink s from its stored tweets (the authors table,
 // or the raw table: see above), and removes the marks.
 // It returns how many minutes it recounted.
-func recountMarked(ctx context.Context, cfg Config) (int, error) {
-	s, err := openSink(cfg)
-	if err != nil {
-		return 0, err
-	}
-	defer s.Close()
+func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
 	var minutes []string
 	rebuild := map[string]bool{}
-	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RecountPrefix), func(key, _ []byte) error {
+	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RecountPrefix), func(key, _ []byte) error {
 		minutes = append(minutes, string(key[len(schemas.RecountPrefix):]))
 		return nil
 	})
@@ -151,40 +146,35 @@ func recountMarked(ctx context.Context, cfg Config) (int, error) {
 // removes the marks (clearCounting), and a run that finds marks left by a
 // run that died turns them into rebuild marks (adoptCounting): when its
 // pipeline is done, it derives those minutes' term and geo cells and
-// counts again from their raw rows (recountMarked). (The other tables'
+// counts again from their raw rows (RecountMarked). (The other tables'
 // cells can be lost the same way, each table's sink writing at the end of
 // its own bundles; tweets whose raw rows were lost too are lost: the
 // resumed run does not read them again.)
 
-// adoptCounting turns the counting marks left in cfg's sink into rebuild
+// AdoptCounting turns the counting marks left in the sink s into rebuild
 // marks, and returns how many minutes it marked.
-func adoptCounting(ctx context.Context, cfg Config) (int, error) {
-	return moveMarks(ctx, cfg, schemas.CountingPrefix, schemas.RebuildPrefix)
+func AdoptCounting(ctx context.Context, s *sink.Sink) (int, error) {
+	return moveMarks(ctx, s, schemas.CountingPrefix, schemas.RebuildPrefix)
 }
 
 // Rebuild marks (schemas.RebuildPrefix) name minutes of a stream that
 // died. Their Kafka offsets may have been committed past tweets whose raw
 // rows were written but whose term, geo or frequency cells were still in
 // the runner (each table's sink writes at the end of its own bundles), and
-// the resumed run does not read them again. recountMarked rebuilds them.
+// the resumed run does not read them again. RecountMarked rebuilds them.
 
-// clearCounting removes the counting marks of cfg's sink.
-func clearCounting(ctx context.Context, cfg Config) error {
-	_, err := moveMarks(ctx, cfg, schemas.CountingPrefix, "")
+// ClearCounting removes the counting marks of the sink s.
+func ClearCounting(ctx context.Context, s *sink.Sink) error {
+	_, err := moveMarks(ctx, s, schemas.CountingPrefix, "")
 	return err
 }
 
 // moveMarks renames the metadata rows named from+M to to+M (deletes them
 // if to is empty), and returns how many.
-func moveMarks(ctx context.Context, cfg Config, from, to string) (int, error) {
-	s, err := openSink(cfg)
-	if err != nil {
-		return 0, err
-	}
-	defer s.Close()
+func moveMarks(ctx context.Context, s *sink.Sink, from, to string) (int, error) {
 	var cells []schemas.Cell
 	n := 0
-	err = sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(from), func(key, _ []byte) error {
+	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(from), func(key, _ []byte) error {
 		m := key[len(from):]
 		n++
 		if to != "" {
