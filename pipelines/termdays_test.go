@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -169,4 +170,57 @@ func TestTermDaysFollowTweets(t *testing.T) {
 				return r, func() { r.Close() }
 			})
 	})
+}
+
+var benchTermDaysStore = flag.String("bench.termdays.store", "", "BenchmarkRecountTermDays: a store whose every day's term counts to recount")
+
+// BenchmarkRecountTermDays marks every day of a store's tweets and
+// recounts their term counts, as the end of a run that stored tweets in
+// each does (go test -run '^$' -bench BenchmarkRecountTermDays
+// -benchtime 1x ./pipelines/ -args -bench.termdays.store DIR). The counts
+// must come out as they were.
+func BenchmarkRecountTermDays(b *testing.B) {
+	if *benchTermDaysStore == "" {
+		b.Skip("-bench.termdays.store DIR: a store to recount")
+	}
+	ctx := context.Background()
+	dir := *benchTermDaysStore
+	before := dumpStore(b, dir)["termdays"]
+	s, err := sink.Open(sink.Config{Store: dir, Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	days := map[string]bool{}
+	err = s.ScanAll(ctx, schemas.TableFrequency, func(key, _ []byte) error {
+		at, err := time.Parse(schemas.MinuteLayout, string(key[:len(schemas.MinuteLayout)]))
+		if err == nil {
+			days[schemas.TermDayMark(schemas.Day(at.Unix()))] = true
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		var marks []schemas.Cell
+		for d := range days {
+			marks = append(marks, schemas.MetaRow{Name: d}.Cell())
+		}
+		if err := s.Write(ctx, marks); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := maintain.RecountMarked(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(days)), "days")
+	s.Close()
+	if after := dumpStore(b, dir)["termdays"]; after != before {
+		b.Errorf("the term counts changed in the recount")
+	}
 }
