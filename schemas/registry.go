@@ -102,7 +102,8 @@ var registry = []*TableSpec{
 		// Counts of many tweets, as the frequency table: recounted from the
 		// raw table for the days a run or a delete marks (TermDayMark).
 		Table: TableTermDays, Name: "termdays",
-		Dump: dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
+		Summarized: true, // the cells the recount wrote (pipelines.Run)
+		Dump:       dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
 	},
 }
 

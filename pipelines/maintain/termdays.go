@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -60,8 +61,9 @@ func markTermDays(ctx context.Context, s *sink.Sink, minutes []string) error {
 
 // recountTermDays recounts the term counts of the days marked in s
 // (schemas.TermDayMarkPrefix), several days at once, and removes their
-// marks. It returns the days recounted.
-func recountTermDays(ctx context.Context, s *sink.Sink) (int, error) {
+// marks. It returns the days recounted and the cells written (new or
+// changed counts).
+func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
 	var days []uint16
 	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.TermDayMarkPrefix), func(key, _ []byte) error {
 		if d, ok := schemas.ParseTermDayMark(string(key)); ok {
@@ -70,25 +72,30 @@ func recountTermDays(ctx context.Context, s *sink.Sink) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("recount of term days: reading the marks: %w", err)
+		return 0, 0, fmt.Errorf("recount of term days: reading the marks: %w", err)
 	}
 	slices.Sort(days)
 	days = slices.Compact(days)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
+	var written atomic.Int64
 	for _, d := range days {
-		g.Go(func() error { return recountTermDay(gctx, s, d) })
+		g.Go(func() error {
+			n, err := recountTermDay(gctx, s, d)
+			written.Add(int64(n))
+			return err
+		})
 	}
 	if err := g.Wait(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return len(days), nil
+	return len(days), int(written.Load()), nil
 }
 
 // recountTermDay writes the term counts of day d from its stored tweets:
 // the counts that changed, the deletes of those that are gone, and the
-// removal of its mark.
-func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) error {
+// removal of its mark. It returns the counts written.
+func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) (int, error) {
 	name := dayName(d)
 	var c transforms.TermDayCounter
 	var dec schemas.Decoder
@@ -103,7 +110,7 @@ func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("recount of the terms of %s: %w", name, err)
+		return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
 	}
 	cells := c.Cells(make([]schemas.Cell, 0, c.Len()+1), d)
 	want := make(map[string]int, len(cells))
@@ -124,7 +131,7 @@ func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) error {
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("recount of the terms of %s: %w", name, err)
+			return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
 		}
 	}
 	j := 0
@@ -136,9 +143,9 @@ func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) error {
 	}
 	cells = append(append(cells[:j], deletes...), schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.TermDayMark(d)), Delete: true})
 	if err := s.Write(ctx, cells); err != nil {
-		return fmt.Errorf("recount of the terms of %s: %w", name, err)
+		return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
 	}
-	return nil
+	return j, nil
 }
 
 func dayName(d uint16) string {
