@@ -204,6 +204,32 @@ too large, the 1% stream 5 M / 16 = 16 MB. A crisis store wants more buckets
 (a choice to revisit, as for raw_tweets' minute).`,
 	})
 
+	// CQLTermDays stores TermDays.
+	CQLTermDays = newCQLTable(&CQLTable{
+		Name:  "term_days",
+		Table: TableTermDays,
+		PartitionKey: []CQLColumn{
+			{"day", CQLDate},       // UTC day of created_at
+			{"field", CQLText},     // hashtag, mention, text, user or url
+			{"bucket", CQLTinyint}, // Murmur2(term) mod TermDayBuckets
+		},
+		Clustering: []CQLColumn{
+			{"term", CQLText}, // the term as tokenized
+			{"lang", CQLText}, // the tweets' language tag
+		},
+		Regular: []CQLColumn{{"tweets", CQLBigint}}, // absolute count of the day, never a counter
+		Comment: "TermDays: (day, field, bucket) -> (term, lang) -> absolute count of tweets",
+		Reason: `Partition (day, field, bucket = murmur2(term) mod 16), clustered by
+(term, lang): one row per distinct term and language of a day. "Top terms of a
+field over a range of days" reads 16 partitions a day, whatever the tweets:
+the terms that begin with a prefix are a slice of each (term >= prefix AND
+term < next prefix). Size: the text field holds the most distinct terms, at
+crisis rates some 10 M a day (most seen once) x ~40 B / 16 = 25 MB, hashtags,
+mentions, users and hosts far fewer. Counts are absolute, rewritten by the
+recount of a day, never Cassandra counters, which are not idempotent under
+retries.`,
+	})
+
 	// CQLTerms stores TermIndex.
 	CQLTerms = newCQLTable(&CQLTable{
 		Name:  "term_index",

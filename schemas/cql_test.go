@@ -108,7 +108,8 @@ func TestCQLTextColumns(t *testing.T) {
 	texts := map[string]bool{"term_index.term": true, "term_index.field": true, "tweet_frequency.lang": true,
 		"geo_temporal.geohash": true, "dead_letter.source": true, "dead_letter.reason": true,
 		"metadata.name": true, "metadata.value": true, "tweet_authors.lang": true, "tweet_authors.screen_name": true,
-		"tweet_edges.type": true, "tweet_edges.source": true, "tweet_edges.target": true}
+		"tweet_edges.type": true, "tweet_edges.source": true, "tweet_edges.target": true,
+		"term_days.field": true, "term_days.term": true, "term_days.lang": true}
 	for _, ct := range CQLTables() {
 		for _, c := range ct.Columns() {
 			name := ct.Name + "." + c.Name
@@ -287,6 +288,7 @@ func TestCQLSchemaLayout(t *testing.T) {
 		"metadata":        "PRIMARY KEY ((name))",
 		"tweet_identity":  "PRIMARY KEY ((id))",
 		"tweet_authors":   "PRIMARY KEY ((minute, bucket), row_key, id)",
+		"term_days":       "PRIMARY KEY ((day, field, bucket), term, lang)",
 	}
 	for i, ct := range CQLTables() {
 		s := stmts[i+1]

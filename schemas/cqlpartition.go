@@ -12,6 +12,7 @@ package schemas
 //	frequency    one partition a day               CQLFrequencyPartition(day)
 //	geotemporal  one partition a spread and day    CQLGeoPartition(spread, day)
 //	edges        RawBuckets partitions a kind and day CQLEdgePartition(kind, day, bucket)
+//	termdays     TermDayBuckets partitions a day and field CQLTermDayPartition(day, field, bucket)
 
 // CQLRawPartition returns the partition of raw tweets created in the
 // minute that holds Unix second sec, bucket b (0 <= b < RawBuckets): also

@@ -58,6 +58,8 @@ func CQLValues(dst []any, c Cell) ([]any, error) {
 			return dst, fmt.Errorf("edges cell %q: source or target is not a valid name", c.Key)
 		}
 		return append(dst, r.Type.Name(), dayTime(Day(r.Key.Seconds())), rawBucket(r.Key), r.Source, r.Target, c.Key[len(c.Key)-RawKeyLen:len(c.Key)-8], int64(r.ID)), nil
+	case TableTermDays:
+		return termDayValues(dst, c)
 	case TableIdentity:
 		r, err := DecodeIdentity(c.Key, c.Value)
 		if err != nil {
@@ -160,6 +162,12 @@ func CellFromCQL(t *CQLTable, values []any) (Cell, error) {
 			kerr = errors.Join(kerr, fmt.Errorf("edge type %q unknown", asString(values[0])))
 		}
 		c, err = EdgeRow{Type: typ, Source: asString(values[3]), Target: asString(values[4]), Key: k, ID: uint64(asInt(values[6]))}.Cell(), kerr
+	case TableTermDays:
+		day := asTime(values[0]).Unix() / 86400
+		if day < 0 || day > math.MaxUint16 {
+			err = fmt.Errorf("day %d out of range", day)
+		}
+		c = TermDayRow{Day: uint16(day), Field: asString(values[1]), Term: asString(values[3]), Lang: asString(values[4]), Tweets: asInt(values[5])}.Cell()
 	case TableIdentity:
 		c = Cell{Table: TableIdentity, Key: IdentityKey(uint64(asInt(values[0]))), Value: nonNil(asBytes(values[1]))}
 	case TableTerms:

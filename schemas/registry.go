@@ -98,6 +98,13 @@ var registry = []*TableSpec{
 		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(8),
 		Dump: dumpEdge, CQL: CQLEdges, cqlSampleValue: []byte{},
 	},
+	{
+		// Counts of many tweets, as the frequency table: recounted from the
+		// raw table for the days a run or a delete marks (TermDayMark).
+		Table: TableTermDays, Name: "termdays",
+		Summarized: true, // the cells the recount wrote (pipelines.Run)
+		Dump:       dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
+	},
 }
 
 // specs indexes registry by table id.

@@ -27,10 +27,11 @@ const (
 	TableIdentity   Table = 'i' // tweet id -> row key of its stored version, or a tombstone
 	TableAuthors    Table = 'u' // TweetAuthors: (row key, tweet id) -> language and screen name
 	TableEdges      Table = 'x' // TweetEdges: (kind, day, source, target, row key, tweet id)
+	TableTermDays   Table = 'k' // TermDays: (day, field, term, language) -> tweets
 )
 
 // Tables lists the tables in dump order.
-var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors, TableEdges}
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors, TableEdges, TableTermDays}
 
 // Name returns the table's name as the command line spells it
 // (TableSpec.Name).

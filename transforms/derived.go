@@ -45,13 +45,20 @@ type DerivedTable struct {
 	// stored tweets' cells, cells, imply (the geo table's day markers);
 	// they are written with the cells and never deleted.
 	Markers func(dst, cells []schemas.Cell) []schemas.Cell
+	// Marks, if not nil, appends to dst the marks of work to do once the
+	// run's pipeline is done that the cells the graph's step writes, cells,
+	// call for (the term index's days whose term counts are recounted:
+	// TermDayMarkers). Only the graph's step writes them (DerivedFn), and
+	// the work removes them: they are not a tweet's cells (DeriveTweet),
+	// which is what check and the rebuild of minutes make.
+	Marks func(dst, cells []schemas.Cell) []schemas.Cell
 }
 
 // derivedTables lists the derived tables other than raw and authors, in
 // the order a retraction deletes their cells (before the raw cell that
 // leads to them: Identifier).
 var derivedTables = []DerivedTable{
-	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }},
+	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }, Marks: TermDayMarkers},
 	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: GeoDayMarkers},
 	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }},
 }
@@ -102,6 +109,9 @@ func (f *DerivedFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) erro
 		}
 	}
 	cells := deriveBatch(nil, f.d, f.maker, &b)
+	if f.d.Marks != nil {
+		cells = f.d.Marks(cells, cells)
+	}
 	if f.Ack {
 		cells = appendAcks(cells, &b)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -107,6 +108,9 @@ var errRange = errors.New("cassandraio: range")
 //	frequency    bounded by YYYYMMDDhhmm minutes: a slice of each day
 //	edges        within one kind and day (the first 3 key bytes): the
 //	             RawBuckets partitions of that kind and day
+//	termdays     within one day and field (schemas.TermDayPrefix): the
+//	             TermDayBuckets partitions of that day and field, each a
+//	             slice of terms when the range is one of terms
 //	geotemporal  within one spread and day (the first 3 key bytes): a
 //	             slice of geohashes of that partition, or the partition
 //	             from start on when end is the prefix followed by 0xff
@@ -137,6 +141,8 @@ func (r *Reader) Scan(ctx context.Context, table schemas.Table, start, end []byt
 		return r.scanGeo(ctx, start, end, inRange, fn)
 	case table == schemas.TableEdges:
 		return r.scanEdges(ctx, start, end, inRange, fn)
+	case table == schemas.TableTermDays:
+		return r.scanTermDays(ctx, start, end, inRange, fn)
 	}
 	var cells []schemas.Cell
 	err := r.ScanAll(ctx, table, func(key, value []byte) error {
@@ -198,6 +204,68 @@ func (r *Reader) scanEdges(ctx context.Context, start, end []byte, inRange func(
 		return err
 	}
 	return emitSorted(slices.Concat(parts...), fn)
+}
+
+// scanTermDays reads a range of one day and field of the term counts
+// (schemas.TermDayPrefix): the TermDayBuckets partitions of that day and
+// field, at once, each a slice of terms [lo, hi) when the range's ends
+// are terms after the prefix (the terms that begin with a prefix), their
+// rows in the range merged into key order.
+func (r *Reader) scanTermDays(ctx context.Context, start, end []byte, inRange func(schemas.Cell) bool, fn func(key, value []byte) error) error {
+	i := -1
+	if len(start) > 2 {
+		i = bytes.IndexByte(start[2:], 0)
+	}
+	if i < 0 {
+		return fmt.Errorf("%w: a termdays range must lie in one day and field", errRange)
+	}
+	n := 2 + i + 1 // day, field, NUL
+	prefix := start[:n]
+	day, field := binary.BigEndian.Uint16(start[:2]), string(start[2:n-1])
+	var lo, hi string
+	slice := false
+	if bytes.HasPrefix(end, prefix) {
+		lo, hi = string(start[n:]), string(end[n:])
+		if j := strings.IndexByte(lo, 0); j >= 0 {
+			lo = lo[:j]
+		}
+		slice = hi != "" && utf8.ValidString(lo) && utf8.ValidString(hi) && !strings.Contains(hi, "\x00")
+	} else if !bytes.Equal(end, sinkPrefixEnd(prefix)) {
+		return fmt.Errorf("%w: a termdays range must lie in one day and field", errRange)
+	}
+	parts := make([][]schemas.Cell, schemas.TermDayBuckets)
+	g, gctx := errgroup.WithContext(ctx)
+	for b := range parts {
+		g.Go(func() error {
+			keep := func(c schemas.Cell) error {
+				if inRange(c) {
+					parts[b] = append(parts[b], c)
+				}
+				return nil
+			}
+			pk := schemas.CQLTermDayPartition(day, field, b)
+			if slice {
+				return r.ScanSlice(gctx, schemas.TableTermDays, pk, lo, hi, keep)
+			}
+			return r.ScanPartitionValues(gctx, schemas.TableTermDays, pk, keep)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return emitSorted(slices.Concat(parts...), fn)
+}
+
+// sinkPrefixEnd returns the first key after every key that begins with p
+// (sink.PrefixEnd, which this package cannot import).
+func sinkPrefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i]++; end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
 }
 
 // rawLookahead is how many minutes of raw partitions scanMinutes reads

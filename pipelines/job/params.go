@@ -18,7 +18,10 @@ import (
 //     (transforms.RawFn), and questions about users may read that table
 //     alone;
 //   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
-//     (transforms.DerivedTables), and questions about edges may be asked.
+//     (transforms.DerivedTables), and questions about edges may be asked;
+//   - schemas.TermDaysParam: every day of stored tweets has its term
+//     counts (maintain.RecountMarked), and questions about top and trending terms
+//     may be asked.
 //
 // A sink indexed before a parameter existed never gets it (later runs
 // write the new rows for their tweets only), and its readers go on as
@@ -37,6 +40,7 @@ func freshParams(ctx context.Context, s sink.Reader, fresh bool) ([]schemas.Cell
 		{schemas.TableGeo, schemas.MetaRow{Name: schemas.GeoDayMarkersParam, Value: schemas.GeoDayMarkersValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
+		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
 		empty, err := tableEmpty(ctx, s, p.table)
 		if err != nil {

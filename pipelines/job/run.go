@@ -179,7 +179,9 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 		}
 		elapsed = time.Since(started)
 	}
-	recounted, err := maintain.RecountMarked(ctx, last)
+	recountStart := time.Now()
+	recount, err := maintain.RecountAll(ctx, last)
+	recounted, recountTook := recount.Minutes, time.Since(recountStart)
 	if err != nil {
 		failure := &RunError{Step: "recount", Cause: err.Error()}
 		rec.Status, rec.Error = RunFailed, failure.Error()
@@ -204,6 +206,8 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	}
 	sum := runSummary(result, counts, workerInProcess(), elapsed)
 	sum.CompactSeconds = compacted.Seconds()
+	sum.RecountSeconds = recountTook.Seconds()
+	sum.Rows[schemas.TableTermDays.Name()] += int64(recount.TermDayRows) // written after the pipeline, not counted by it
 	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed

@@ -82,6 +82,11 @@ type Summary struct {
 	// ingested, the memtables flushed, and, unless pipelines.Config.NoCompact, the
 	// tables written through them compacted before the ingestion.
 	FlushSeconds float64 `json:"flush_seconds,omitempty"`
+	// RecountSeconds is how long the recount of the marked minutes and of
+	// the marked days' term counts took once the pipeline was done (the
+	// days a run stored tweets in are all marked): after Seconds, not in
+	// it.
+	RecountSeconds float64 `json:"recount_seconds,omitempty"`
 }
 
 // TailSeconds returns the seconds from the last item read to the end of

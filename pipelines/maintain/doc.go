@@ -7,7 +7,8 @@
 //     them and repairs what differs (check.go);
 //   - RecountMarked, AdoptCounting and ClearCounting keep the frequency
 //     table's counts absolute after deletions and dead streams
-//     (recount.go), and ApplyScrubGeo applies scrub_geo notices
+//     (recount.go), RecountMarked also the per-day term counts of the days
+//     marked (termdays.go), and ApplyScrubGeo applies scrub_geo notices
 //     (scrubgeo.go): both run at the end of every run (job.Run);
 //   - DumpRows and ReadFrequency read tables out for dump and watch.
 //

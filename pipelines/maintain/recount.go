@@ -37,6 +37,23 @@ import (
 // or the raw table: see above), and removes the marks.
 // It returns how many minutes it recounted.
 func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
+	r, err := RecountAll(ctx, s)
+	return r.Minutes, err
+}
+
+// Recount says what RecountAll did.
+type Recount struct {
+	// Minutes is how many minutes' frequency counts were recounted.
+	Minutes int
+	// Days is how many days' term counts were recounted, and TermDayRows
+	// how many of their cells were written (new or changed).
+	Days, TermDayRows int
+}
+
+// RecountAll is RecountMarked, and says how many days' term counts it
+// recounted and how many of their cells it wrote (termdays.go).
+func RecountAll(ctx context.Context, s *sink.Sink) (Recount, error) {
+	var rec Recount
 	var minutes []string
 	rebuild := map[string]bool{}
 	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.RecountPrefix), func(key, _ []byte) error {
@@ -52,16 +69,20 @@ func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
 		})
 	}
 	if err != nil {
-		return 0, fmt.Errorf("recount: reading the marks: %w", err)
+		return rec, fmt.Errorf("recount: reading the marks: %w", err)
 	}
 	slices.Sort(minutes)
-	minutes = slices.Compact(minutes) // a minute marked both ways
+	minutes = slices.Compact(minutes)                     // a minute marked both ways
+	if err := markTermDays(ctx, s, minutes); err != nil { // their days' term counts (termdays.go)
+		return rec, err
+	}
 	if len(minutes) == 0 {
-		return 0, nil
+		rec.Days, rec.TermDayRows, err = recountTermDays(ctx, s)
+		return rec, err
 	}
 	_, authors, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.AuthorsParam))
 	if err != nil {
-		return 0, fmt.Errorf("recount: reading %s: %w", schemas.AuthorsParam, err)
+		return rec, fmt.Errorf("recount: reading %s: %w", schemas.AuthorsParam, err)
 	}
 	var dec schemas.Decoder
 	var out schemas.Decoded
@@ -102,7 +123,7 @@ func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
 			})
 		}
 		if err != nil {
-			return 0, fmt.Errorf("recount %s: %w", m, err)
+			return rec, fmt.Errorf("recount %s: %w", m, err)
 		}
 		err = s.Scan(ctx, schemas.TableFrequency, []byte(m), []byte(schemas.Minute(at.Unix()+60)), func(key, value []byte) error {
 			r, err := schemas.DecodeFrequency(key, value)
@@ -112,7 +133,7 @@ func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
 			return nil
 		})
 		if err != nil {
-			return 0, fmt.Errorf("recount %s: %w", m, err)
+			return rec, fmt.Errorf("recount %s: %w", m, err)
 		}
 		for lang, n := range counts {
 			cells = append(cells, schemas.FrequencyRow{Minute: m, Lang: lang, Count: n}.Cell())
@@ -122,10 +143,12 @@ func RecountMarked(ctx context.Context, s *sink.Sink) (int, error) {
 			cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.RebuildPrefix + m), Delete: true})
 		}
 		if err := s.Write(ctx, cells); err != nil {
-			return 0, fmt.Errorf("recount %s: %w", m, err)
+			return rec, fmt.Errorf("recount %s: %w", m, err)
 		}
 	}
-	return len(minutes), nil
+	rec.Minutes = len(minutes)
+	rec.Days, rec.TermDayRows, err = recountTermDays(ctx, s)
+	return rec, err
 }
 
 // Counts in flight. A stream's counts live in window state until they are

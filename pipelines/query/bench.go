@@ -52,7 +52,9 @@ type benchQuestion struct {
 
 // Bench answers the ten questions of the seed thesis (and, as 11, the
 // Or of question 7's terms; as 12 and 13, the retweet and hashtag
-// networks, where the sink has the edge table) from the indexes
+// networks, where the sink has the edge table; as 14 to 17, top hashtags
+// and words, trending hashtags and a completion, where it has the per-day
+// term counts) from the indexes
 // (with e) and by a full scan of the raw table, on whatever the tables hold, and times
 // both. The ranges are cut from the data's extent (its middle hour, the
 // six and 24 hours around it, all of it); the terms and the box are picked
@@ -249,6 +251,44 @@ func benchQuestions(ctx context.Context, e *Engine, seed uint64) ([]benchQuestio
 			qs = append(qs, benchQuestion{12 + i, typ.Name() + " edges (all)",
 				func(ctx context.Context) (string, int64, error) { return edges(e.Edges(ctx, all, q)) },
 				func(ctx context.Context) (string, int64, error) { return edges(sc.Edges(ctx, all, q)) }})
+		}
+	}
+	// Top and trending terms and completion, where the sink has the
+	// per-day term counts: the top 20 hashtags and words of all the data,
+	// the trending hashtags of its last day against the day before, and
+	// the hashtags that complete the first two letters of the top one.
+	if _, ok, err := e.R.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil {
+		return nil, err
+	} else if ok {
+		terms := func(v []TermCount, err error) (string, int64, error) { return fmt.Sprint(v), int64(len(v)), err }
+		trends := func(v []Trend, err error) (string, int64, error) { return fmt.Sprint(v), int64(len(v)), err }
+		for i, field := range []string{schemas.TermFieldHashtag, schemas.TermFieldText} {
+			q := TopQuery{Field: field, Limit: 20}
+			qs = append(qs, benchQuestion{14 + i, "top 20 " + field + " terms (all)",
+				func(ctx context.Context) (string, int64, error) { return terms(e.Top(ctx, all, q)) },
+				func(ctx context.Context) (string, int64, error) { return terms(sc.Top(ctx, all, q)) }})
+		}
+		from, to, err := e.Extent(ctx)
+		if err != nil {
+			return nil, err
+		}
+		last := WholeDays(Filter{From: to.Add(-time.Second), To: to})
+		base := Baseline(last)
+		if !from.IsZero() && from.Before(last.From) {
+			q := TopQuery{Field: schemas.TermFieldHashtag, Limit: 20}
+			qs = append(qs, benchQuestion{16, "trending hashtags (last day against the day before)",
+				func(ctx context.Context) (string, int64, error) { return trends(e.Trending(ctx, last, base, q)) },
+				func(ctx context.Context) (string, int64, error) { return trends(sc.Trending(ctx, last, base, q)) }})
+		}
+		top, err := e.Top(ctx, all, TopQuery{Field: schemas.TermFieldHashtag, Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		if len(top) > 0 {
+			q := TopQuery{Field: schemas.TermFieldHashtag, Prefix: string([]rune(top[0].Term)[:min(3, len([]rune(top[0].Term)))]), Limit: 10}
+			qs = append(qs, benchQuestion{17, fmt.Sprintf("complete %q (all)", q.Prefix),
+				func(ctx context.Context) (string, int64, error) { return terms(e.Top(ctx, all, q)) },
+				func(ctx context.Context) (string, int64, error) { return terms(sc.Top(ctx, all, q)) }})
 		}
 	}
 	return qs, nil

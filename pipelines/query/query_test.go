@@ -176,6 +176,8 @@ type questions struct {
 	boxes   []*query.Box
 	// nodes are a node of each kind of edge whose edges are asked for.
 	nodes map[schemas.EdgeType]string
+	// prefixes are prefixes of terms to complete, with their fields.
+	prefixes [][2]string
 }
 
 func pickQuestions(t *testing.T, r sink.Reader) questions {
@@ -242,6 +244,18 @@ func pickQuestions(t *testing.T, r sink.Reader) questions {
 		}
 		q.nodes[typ] = top[0].Source
 		q.nodes[typ+100] = top[9].Target
+	}
+	// Prefixes: the first letters of the top hashtag, mention and word,
+	// and of a user's name.
+	for _, field := range []string{"hashtag", "mention", "text", "user"} {
+		top, err := sc.Top(ctx, query.Filter{}, query.TopQuery{Field: field, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top) < 5 {
+			t.Fatalf("top %s: the scan finds %d terms: the data needs more", field, len(top))
+		}
+		q.prefixes = append(q.prefixes, [2]string{string([]rune(top[0].Term)[:2]), field}, [2]string{top[4].Term[:1], field})
 	}
 	// Boxes: around a few indexed points, the world, across the
 	// antimeridian, around the poles.
@@ -445,6 +459,51 @@ func answers(t *testing.T, ctx context.Context, r sink.Reader, q questions, bySc
 				}
 			}
 		}
+		// Top, completion and trending, from the per-day term counts.
+		for i, field := range schemas.TermDayFields() {
+			if fi%3 != 0 && i > 0 {
+				break // every field on every third filter: each scan costs
+			}
+			for _, tq := range []query.TopQuery{{Field: field}, {Field: field, Limit: 7}}[min(i, 1):] { // the whole list of hashtags
+				name := fmt.Sprintf("%stop %s limit %d", p, field, tq.Limit)
+				if byScan {
+					v, err := sc.Top(ctx, f, tq)
+					put(name, v, err)
+				} else {
+					v, err := e.Top(ctx, f, tq)
+					put(name, v, err)
+				}
+			}
+		}
+		for _, pf := range q.prefixes {
+			if fi%3 != 0 {
+				break
+			}
+			tq := query.TopQuery{Field: pf[1], Prefix: pf[0], Limit: 20}
+			name := fmt.Sprintf("%scomplete %s %q", p, pf[1], pf[0])
+			if byScan {
+				v, err := sc.Top(ctx, f, tq)
+				put(name, v, err)
+			} else {
+				v, err := e.Top(ctx, f, tq)
+				put(name, v, err)
+			}
+		}
+		if !f.From.IsZero() && !f.To.IsZero() {
+			for fj, field := range []string{"hashtag", "text"} {
+				tq := query.TopQuery{Field: field, Limit: 25}
+				for bi, base := range []query.Filter{query.Baseline(f), {From: dataStart, To: dataStart.Add(24 * time.Hour)}}[:2-fj] {
+					name := fmt.Sprintf("%strending %s baseline %d", p, field, bi)
+					if byScan {
+						v, err := sc.Trending(ctx, f, base, tq)
+						put(name, v, err)
+					} else {
+						v, err := e.Trending(ctx, f, base, tq)
+						put(name, v, err)
+					}
+				}
+			}
+		}
 		if byScan {
 			k, err := sc.Tweets(ctx, f)
 			put(p+"6,9 tweets", keysOf(k), err)
@@ -513,6 +572,13 @@ func TestIndexAnswersMatchScan(t *testing.T) {
 	for _, typ := range schemas.EdgeTypes() {
 		must = append(must, fmt.Sprintf("f0 edges %s node %q top 0", typ.Name(), ""), fmt.Sprintf("f0 edges %s node %q top 0", typ.Name(), q.nodes[typ]))
 	}
+	for _, field := range schemas.TermDayFields() {
+		must = append(must, fmt.Sprintf("f0 top %s limit 7", field), fmt.Sprintf("f3 top %s limit 7", field))
+	}
+	for _, pf := range q.prefixes {
+		must = append(must, fmt.Sprintf("f0 complete %s %q", pf[1], pf[0]))
+	}
+	must = append(must, "f0 top hashtag limit 0", "f2 trending hashtag baseline 0", "f4 trending hashtag baseline 1", "f4 trending text baseline 0")
 	for _, k := range must {
 		if v := want[k]; v == "0" || v == "[]" {
 			t.Errorf("%s has an empty answer: pick better questions", k)

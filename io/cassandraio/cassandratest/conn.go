@@ -21,6 +21,7 @@ type conn struct {
 	nc  net.Conn
 
 	out       chan []byte
+	drained   chan struct{} // closed when no request will send again: the writer sends what is queued and ends
 	done      chan struct{}
 	closeOnce sync.Once
 	ready     atomic.Bool // STARTUP done, and the authentication if asked
@@ -33,7 +34,7 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	return &conn{srv: s, nc: nc, out: make(chan []byte, 256), done: make(chan struct{})}
+	return &conn{srv: s, nc: nc, out: make(chan []byte, 256), drained: make(chan struct{}), done: make(chan struct{})}
 }
 
 // close drops the connection; requests in flight are not answered.
@@ -55,9 +56,12 @@ func (c *conn) serve() {
 	if err := c.readLoop(); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 		c.srv.logf("cassandratest: connection %s: %v", c.nc.RemoteAddr(), err)
 	}
-	// No more senders: let the writer send what is queued, then hang up.
+	// No more requests: let the writer send what is queued, then hang up.
+	// c.out stays open: a schema change event may still be on its way to
+	// it (Server.schemaChange sends from a goroutine of its own), and is
+	// dropped once the connection is done.
 	c.requests.Wait()
-	close(c.out)
+	close(c.drained)
 	writer.Wait()
 	c.close()
 }
@@ -66,11 +70,20 @@ func (c *conn) writeLoop() {
 	bw := bufio.NewWriterSize(c.nc, 64<<10)
 	for {
 		select {
-		case f, ok := <-c.out:
-			if !ok {
-				bw.Flush()
-				return
+		case <-c.drained:
+			for {
+				select {
+				case f := <-c.out:
+					if _, err := bw.Write(f); err != nil {
+						c.close()
+						return
+					}
+				default:
+					bw.Flush()
+					return
+				}
 			}
+		case f := <-c.out:
 			if _, err := bw.Write(f); err != nil {
 				c.close()
 				return

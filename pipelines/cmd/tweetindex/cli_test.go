@@ -105,7 +105,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"query", "cout", "--store", dir}, "did you mean count?"},
 		{[]string{"query", "--store", dir, "count", "--from", "yesterday"}, `--from "yesterday"`},
 		{[]string{"query", "count", "--store", dir, "--store", dir}, "--store given twice"},
-		{[]string{"query", "export", "--store", dir, "--limit", "2"}, "query export takes no --limit (--limit is for geo, tweets and terms)"},
+		{[]string{"query", "export", "--store", dir, "--limit", "2"}, "query export takes no --limit (--limit is for geo, tweets, terms, top, trending and complete)"},
 		{[]string{"query", "count", "--store", dir, "--bbox", "1,2,3,4"}, "query count takes no --bbox (--bbox is for count-geo, geo and heatmap)"},
 		{[]string{"query", "geo", "--store", dir, "--lnag", "en"}, "unknown flag --lnag; did you mean --lang?"},
 		{[]string{"query", "count", "--store", dir, "--form", "csv"}, "unknown flag --form; did you mean --format?"},

@@ -49,11 +49,14 @@ var questionCommands = []questionCommand{
 	{"count-term", "--term T [--field text|user|url]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
 	{"geo", "--bbox B [--limit N] [--cursor C] [--format geojson]", "5. geotagged tweets in a box (--format geojson: a FeatureCollection for map tools)", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
-	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR)", withTerms | withPage, (*queryCmd).terms},
+	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR); a term ending in * is every term that begins with it ('#vote*')", withTerms | withPage, (*queryCmd).terms},
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
 	{"users", "[--top N]", "10. distribution of tweets per user; with --top N, the N users with the most tweets", 0, (*queryCmd).users},
 	{"edges", "--type retweet|quote|reply|mention|hashtag [--node NAME] [--top N] [--format gexf|graphml]", "who retweets, quotes, replies to or mentions whom, or which hashtags go together: edges weighted by tweets, most first (gexf, graphml: for Gephi, networkx, igraph)", 0, (*queryCmd).edges},
 	{"heatmap", "[--bbox B] [--precision P] [--format geojson] [--chart FILE]", "where, as a map: geotagged tweets counted by geohash cell of P characters (geojson: the cells as polygons; --chart draws them over the countries' outlines, .svg, .png or .pdf)", withBox, (*queryCmd).heatmap},
+	{"top", "[--field hashtag|mention|text|user|url] [--limit N]", "the terms of a field the most tweets hold, over whole UTC days (the per-day term counts)", 0, (*queryCmd).topTerms},
+	{"trending", "--from T1 --to T2 [--baseline-from B1 --baseline-to B2] [--field F] [--limit N]", "the terms whose share of the tweets rose most against a baseline (default: as long, just before), with the score and both counts", 0, (*queryCmd).trending},
+	{"complete", "--prefix P [--field F] [--limit N]", "the terms that begin with a prefix, those of the most tweets first (the terms a --term 'P*' stands for)", 0, (*queryCmd).complete},
 	{"bench", "[--repeat N] [--seed N]", "time every question from the indexes and by a scan of the raw table", 0, (*queryCmd).bench},
 }
 
@@ -93,23 +96,28 @@ type queryCmd struct {
 	precision      int // heatmap
 	top            int
 	edgeType, node string
+	prefix         string // complete
+	baseFrom       string // trending
+	baseTo         string
 	cursor         string
 	repeat         int
 	seed           uint64
 
-	filter query.Filter
-	edgeQ  query.EdgeQuery // edges
-	box    *query.Box
-	page   query.Page
-	step   time.Duration // --by
-	words  []string      // the terms of --term, --and or --or (terms)
-	op     query.Op      // And, or Or for --or
-	engine *query.Engine
-	reader sink.Reader
-	out    resultWriter
-	note   string // printed on stderr after the answer: the next page's cursor
-	stdout io.Writer
-	stderr io.Writer
+	filter   query.Filter
+	edgeQ    query.EdgeQuery // edges
+	topQ     query.TopQuery  // top, trending, complete
+	baseline query.Filter    // trending
+	box      *query.Box
+	page     query.Page
+	step     time.Duration // --by
+	words    []string      // the terms of --term, --and or --or (terms)
+	op       query.Op      // And, or Or for --or
+	engine   *query.Engine
+	reader   sink.Reader
+	out      resultWriter
+	note     string // printed on stderr after the answer: the next page's cursor
+	stdout   io.Writer
+	stderr   io.Writer
 }
 
 func runQuery(args []string) error { return queryMain(args, os.Stdout, os.Stderr) }
@@ -260,6 +268,9 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 		fs.StringVar(&q.node, "node", "", "only the edges of this user (screen name) or hashtag (without #), as source or target")
 		fs.IntVar(&q.top, "top", 0, "only the N edges of the most tweets (0: all)")
 	}
+	if termDayQuestion(qc.name) {
+		q.registerTop(fs, qc.name)
+	}
 	if qc.name == "bench" {
 		fs.IntVar(&q.repeat, "repeat", 3, "answer each question this many times; the fastest time counts")
 		fs.Uint64Var(&q.seed, "seed", 1, "seed of the choice of terms and boxes from the data")
@@ -355,6 +366,11 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 	if qc.flags&withTerm != 0 && q.term == "" {
 		return errors.New("--term is required")
 	}
+	if termDayQuestion(qc.name) {
+		if err := q.resolveTop(qc.name); err != nil {
+			return err
+		}
+	}
 	if qc.flags&withTerms != 0 {
 		q.op = query.And
 		set := 0
@@ -369,6 +385,11 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		}
 		if set != 1 || len(q.words) == 0 {
 			return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
+		}
+		for _, w := range q.words {
+			if p, ok := prefixTerm(w); ok && (q.and != "" || p == "" || strings.HasSuffix(p, "*")) {
+				return fmt.Errorf("%q: a term ending in * (a prefix: '#vote*') is for --term and --or, with one * after at least one character", w)
+			}
 		}
 	}
 	return nil
@@ -486,6 +507,11 @@ func (q *queryCmd) tweets(ctx context.Context) error {
 
 // terms answers questions 7 and 8.
 func (q *queryCmd) terms(ctx context.Context) error {
+	if any, err := q.expandPrefixes(ctx); err != nil {
+		return err
+	} else if !any {
+		return q.retrieve(func(func(query.Hit) error) error { return nil })
+	}
 	q.hintEmptyTerms(q.words)
 	if err := q.noteTokenizers(ctx); err != nil {
 		return err

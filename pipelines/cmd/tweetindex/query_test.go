@@ -228,6 +228,11 @@ func TestQueryFlagErrors(t *testing.T) {
 	}{
 		{[]string{}, "name a question"},
 		{[]string{"countx"}, `unknown question "countx"`},
+		{[]string{"top", "--store", store, "--field", "tag"}, `--field "tag": want one of hashtag, mention, text, user, url`},
+		{[]string{"complete", "--store", store}, "--prefix is required"},
+		{[]string{"trending", "--store", store, "--from", "2026-11-01"}, "trending needs --from and --to"},
+		{[]string{"trending", "--store", store, "--from", "2026-11-01", "--to", "2026-11-02", "--baseline-from", "2026-10-30", "--baseline-to", "2026-10-29"}, "the baseline 2026-10-30T00:00:00Z..2026-10-29T00:00:00Z is empty"},
+		{[]string{"terms", "--store", store, "--and", "vote*,rain"}, "is for --term and --or"},
 		{[]string{"count"}, "no store: pass --store DIR (or --cassandra HOSTS)"},
 		{[]string{"count", "--store", filepath.Join(store, "nope")}, "does not exist: run tweetindex index first"},
 		{[]string{"count", "--store", t.TempDir()}, "holds no tweetindex store: pass the directory tweetindex index --store wrote"},

@@ -295,6 +295,12 @@ var sampleAsks = []question{
 	{"heatmap", nil},
 	{"heatmap", []string{"precision=2", "places=true"}},
 	{"heatmap", []string{"bbox=130,30,145,40", "precision=5", "lang=ja"}},
+	{"top", nil},
+	{"top", []string{"field=text", "limit=5", "lang=en", "from=2026-11-01T12:00", "to=2026-11-01T14:00"}},
+	{"complete", []string{"prefix=#ap"}},
+	{"complete", []string{"prefix=w", "field=user", "limit=3"}},
+	{"trending", []string{"from=2026-11-01", "to=2026-11-02"}},
+	{"terms", []string{"term=#big*", "limit=4"}},
 }
 
 // TestServeAnswersAsQuery asks every question of the committed sample both

@@ -1,0 +1,153 @@
+package maintain
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
+)
+
+// Term counts per day (schemas.TermDayRow) follow the stored tweets as the
+// frequency table's counts do, a day at a time. A run's term index step
+// marks the days of the tweets it stores (transforms.TermDayMarkers), the
+// minutes marked for a recount (a stored tweet removed, a version
+// replaced, a dead stream's minutes) mark their days too (markTermDays),
+// and once the pipeline is done each marked day is counted again from the
+// raw table, whole, and its mark removed (recountTermDays): its counts
+// are those of the tweets stored in it, whichever runs stored them, so
+// re-running any input rewrites the same cells, two runs over parts of
+// one day both count, and a forgotten tweet's terms drop. A run that dies
+// leaves its marks to the next run (or forget).
+//
+// The cost is a read and decode of every stored tweet of each marked day
+// (the term index is keyed by term, not by day, so it cannot give a day's
+// terms), spread over the machine's cores: it grows with the days a run
+// touches, not with the store.
+
+// markTermDays marks the days of minutes (YYYYMMDDhhmm) for a recount of
+// their term counts. It is written before the minutes' own marks are
+// removed, so a run that dies in between leaves the days marked.
+func markTermDays(ctx context.Context, s *sink.Sink, minutes []string) error {
+	var cells []schemas.Cell
+	var last string
+	for _, m := range minutes {
+		at, err := time.ParseInLocation(schemas.MinuteLayout, m, time.UTC)
+		if err != nil || !schemas.ValidDay(at.Unix()) {
+			continue
+		}
+		name := schemas.TermDayMark(schemas.Day(at.Unix()))
+		if name != last {
+			cells = append(cells, schemas.MetaRow{Name: name}.Cell())
+			last = name
+		}
+	}
+	if len(cells) == 0 {
+		return nil
+	}
+	if err := s.Write(ctx, cells); err != nil {
+		return fmt.Errorf("marking the days of the minutes to recount: %w", err)
+	}
+	return nil
+}
+
+// recountTermDays recounts the term counts of the days marked in s
+// (schemas.TermDayMarkPrefix), several days at once, and removes their
+// marks. It returns the days recounted and the cells written (new or
+// changed counts).
+func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
+	var days []uint16
+	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.TermDayMarkPrefix), func(key, _ []byte) error {
+		if d, ok := schemas.ParseTermDayMark(string(key)); ok {
+			days = append(days, d)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("recount of term days: reading the marks: %w", err)
+	}
+	slices.Sort(days)
+	days = slices.Compact(days)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var written atomic.Int64
+	for _, d := range days {
+		g.Go(func() error {
+			n, err := recountTermDay(gctx, s, d)
+			written.Add(int64(n))
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, 0, err
+	}
+	return len(days), int(written.Load()), nil
+}
+
+// recountTermDay writes the term counts of day d from its stored tweets:
+// the counts that changed, the deletes of those that are gone, and the
+// removal of its mark. It returns the counts written.
+func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) (int, error) {
+	name := dayName(d)
+	var c transforms.TermDayCounter
+	var dec schemas.Decoder
+	var out schemas.Decoded
+	lo, hi := schemas.RowKeyStart(schemas.DayStart(d)), schemas.RowKeyStart(schemas.DayStart(d)+86400)
+	err := s.Scan(ctx, schemas.TableRaw, lo[:], hi[:], func(_, value []byte) error {
+		out.Reset()
+		dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: value}, &out)
+		if len(out.Tweets) == 1 {
+			c.Add(&out.Tweets[0])
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
+	}
+	cells := c.Cells(make([]schemas.Cell, 0, c.Len()+1), d)
+	want := make(map[string]int, len(cells))
+	for i, cell := range cells {
+		want[string(cell.Key)] = i
+	}
+	keep := make([]bool, len(cells))
+	var deletes []schemas.Cell
+	for _, field := range schemas.TermDayFields() { // a day and field is a range on Cassandra
+		err = sink.ScanPrefix(ctx, s, schemas.TableTermDays, schemas.TermDayPrefix(d, field), func(key, value []byte) error {
+			i, ok := want[string(key)]
+			switch {
+			case !ok:
+				deletes = append(deletes, schemas.Cell{Table: schemas.TableTermDays, Key: bytes.Clone(key), Delete: true})
+			case bytes.Equal(cells[i].Value, value):
+				keep[i] = true // stored as it is: not written again
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
+		}
+	}
+	j := 0
+	for i := range cells {
+		if !keep[i] {
+			cells[j] = cells[i]
+			j++
+		}
+	}
+	cells = append(append(cells[:j], deletes...), schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.TermDayMark(d)), Delete: true})
+	if err := s.Write(ctx, cells); err != nil {
+		return 0, fmt.Errorf("recount of the terms of %s: %w", name, err)
+	}
+	return j, nil
+}
+
+func dayName(d uint16) string {
+	return time.Unix(schemas.DayStart(d), 0).UTC().Format(time.DateOnly)
+}
