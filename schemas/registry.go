@@ -102,7 +102,7 @@ var registry = []*TableSpec{
 		// Counts of many tweets, as the frequency table: recounted from the
 		// raw table for the days a run or a delete marks (TermDayMark).
 		Table: TableTermDays, Name: "termdays",
-		Summarized: true, // the cells the recount wrote (pipelines.Run)
+		Summarized: true, // the cells the recount wrote (job.Run)
 		Dump:       dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
 	},
 }
