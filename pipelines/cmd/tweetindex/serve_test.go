@@ -36,7 +36,7 @@ import (
 // startServe serves the questions of query on the store in dir, on a
 // listener bound before the server starts (a request made meanwhile waits
 // for it), until the test ends; it returns the server's base URL.
-func startServe(t testing.TB, store string, cfg serve.Config) string {
+func startServe(t testing.TB, store string, cfg serve.Config, wrap ...func(net.Listener) net.Listener) string {
 	t.Helper()
 	sf := storeFlags(store)
 	src, err := serve.OpenSource(context.Background(), serve.SourceConfig{
@@ -46,12 +46,13 @@ func startServe(t testing.TB, store string, cfg serve.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveSource(t, src, cfg)
+	return serveSource(t, src, cfg, wrap...)
 }
 
-// serveSource serves the questions of query on src as startServe does; src
-// is closed when the test ends.
-func serveSource(t testing.TB, src *serve.Source, cfg serve.Config) string {
+// serveSource serves the questions of query on src as startServe does,
+// on a listener that wrap (if given) wraps; src is closed when the test
+// ends.
+func serveSource(t testing.TB, src *serve.Source, cfg serve.Config, wrap ...func(net.Listener) net.Listener) string {
 	t.Helper()
 	srv, err := serve.New(cfg, src, serveQuestions(), nil)
 	if err != nil {
@@ -63,12 +64,9 @@ func serveSource(t testing.TB, src *serve.Source, cfg serve.Config) string {
 		src.Close()
 		t.Fatal(err)
 	}
-	return serveOn(t, srv, src, ln)
-}
-
-// serveOn serves srv on ln until the test ends, then closes src.
-func serveOn(t testing.TB, srv *serve.Server, src *serve.Source, ln net.Listener) string {
-	t.Helper()
+	for _, w := range wrap {
+		ln = w(ln)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
@@ -725,25 +723,8 @@ func (l smallSendBuffers) Accept() (net.Conn, error) {
 // and the next question is answered.
 func TestServeClientThatDoesNotRead(t *testing.T) {
 	store, _ := indexedSample(t)
-	sf := storeFlags(store)
-	src, err := serve.OpenSource(context.Background(), serve.SourceConfig{
-		Open:  func() (*sink.Sink, error) { return sf.openForQuery(0) },
-		Store: store,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := serve.New(serve.Config{Timeout: 300 * time.Millisecond, MaxInFlight: 1}, src, serveQuestions(), nil)
-	if err != nil {
-		src.Close()
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		src.Close()
-		t.Fatal(err)
-	}
-	base := serveOn(t, srv, src, smallSendBuffers{ln})
+	base := startServe(t, store, serve.Config{Timeout: 300 * time.Millisecond, MaxInFlight: 1},
+		func(ln net.Listener) net.Listener { return smallSendBuffers{ln} })
 
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
