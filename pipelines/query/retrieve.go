@@ -179,7 +179,9 @@ func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, fn f
 		}
 		return nil
 	}()
-	if cerr := cur.Close(); err == nil {
+	// A read that failed (an I/O error) ends the cursor as if the row
+	// were not there: its error, not the row it missed, is the answer's.
+	if cerr := cur.Close(); cerr != nil && (err == nil || errors.As(err, new(missingRowError))) {
 		err = cerr
 	}
 	return err
@@ -229,8 +231,13 @@ func rowTweets(ctx context.Context, r sink.Reader, k schemas.RowKey) ([][]byte, 
 }
 
 // missingRow is the error of an index row that points at no raw row.
-func missingRow(k []byte) error {
-	return fmt.Errorf("index points at row %x, which the raw table does not hold", k)
+func missingRow(k []byte) error { return missingRowError{bytes.Clone(k)} }
+
+// missingRowError is missingRow's error.
+type missingRowError struct{ key []byte }
+
+func (e missingRowError) Error() string {
+	return fmt.Sprintf("index points at row %x, which the raw table does not hold", e.key)
 }
 
 // row emits the raw row key, value if it passes the page and language:
