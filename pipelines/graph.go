@@ -56,6 +56,13 @@ type Config struct {
 	// recorded, which Run otherwise refuses (*TokenizerMixError): the
 	// sink's schemas.TokenizerParam row then records both (tokenizer.go).
 	MixTokenizers bool
+
+	// TermDays keeps per-day term counts (schemas.TermDayRow: query top,
+	// trending, complete) in a sink this run creates, at the cost of a
+	// recount of each day the run stores tweets in, after its pipeline. A
+	// sink that holds them (schemas.TermDaysParam) keeps them up to date
+	// on every run, whatever TermDays says; one without never gets them.
+	TermDays bool
 }
 
 // Validate reports the first configuration error, as one line saying what to fix.
@@ -172,7 +179,7 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 		{dead, ack},
 	}
 	for _, d := range transforms.DerivedTables() {
-		tables = append(tables, table{beam.ParDo(s.Scope(d.Step), &transforms.DerivedFn{Table: d.Table, Ack: ack}, tweets), ack})
+		tables = append(tables, table{beam.ParDo(s.Scope(d.Step), &transforms.DerivedFn{Table: d.Table, Ack: ack, NoMarks: !opts.TermDays}, tweets), ack})
 	}
 	var acks []beam.PCollection
 	for _, t := range tables {
@@ -216,6 +223,10 @@ type BuildOptions struct {
 	// partition, and a bounded run's input is a bounded PCollection (a
 	// batch job on Flink and Dataflow).
 	PacedRead bool
+	// TermDays says the sink keeps per-day term counts (Config.TermDays):
+	// the term step marks the days it stores tweets in, recounted after
+	// the pipeline. Without it the term step writes no marks.
+	TermDays bool
 }
 
 func unixOrZero(t time.Time) int64 {

@@ -86,6 +86,9 @@ type DerivedFn struct {
 	Table schemas.Table
 	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
 	Ack bool
+	// NoMarks leaves out the table's marks (DerivedTable.Marks): the term
+	// step's days, for a sink that keeps no per-day term counts.
+	NoMarks bool
 
 	d     DerivedTable
 	maker CellMaker
@@ -109,7 +112,7 @@ func (f *DerivedFn) ProcessElement(b TweetBatch, emit func([]schemas.Cell)) erro
 		}
 	}
 	cells := deriveBatch(nil, f.d, f.maker, &b)
-	if f.d.Marks != nil {
+	if f.d.Marks != nil && !f.NoMarks {
 		cells = f.d.Marks(cells, cells)
 	}
 	if f.Ack {

@@ -19,16 +19,17 @@ import (
 //     alone;
 //   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
 //     (transforms.DerivedTables), and questions about edges may be asked;
-//   - schemas.TermDaysParam: every day of stored tweets has its term
-//     counts (maintain.RecountMarked), and questions about top and trending terms
-//     may be asked.
+//   - schemas.TermDaysParam, when the run asks for them
+//     (pipelines.Config.TermDays): every day of stored tweets has its term
+//     counts (maintain.RecountMarked), and questions about top and
+//     trending terms may be asked.
 //
 // A sink indexed before a parameter existed never gets it (later runs
 // write the new rows for their tweets only), and its readers go on as
 // before: every day read, the raw rows read for users. The tokenizer's
 // version (schemas.TokenizerParam) is the one parameter such a sink gets
 // later, from a run told to mix versions: see tokenizerParam.
-func freshParams(ctx context.Context, s sink.Reader, fresh bool) ([]schemas.Cell, error) {
+func freshParams(ctx context.Context, s sink.Reader, fresh, termDays bool) ([]schemas.Cell, error) {
 	if !fresh {
 		return nil, nil
 	}
@@ -42,6 +43,9 @@ func freshParams(ctx context.Context, s sink.Reader, fresh bool) ([]schemas.Cell
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
+		if p.cell.Key != nil && string(p.cell.Key) == schemas.TermDaysParam && !termDays {
+			continue // per-day term counts only when asked for (Config.TermDays)
+		}
 		empty, err := tableEmpty(ctx, s, p.table)
 		if err != nil {
 			return nil, err

@@ -76,6 +76,7 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 		DedupInMemory: !cfg.Streaming() && inProcess,
 		FreshSink:     state.fresh,
 		PacedRead:     workerInProcess(),
+		TermDays:      state.termDays,
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipelines.Build(s, cfg, opts); err != nil {
@@ -251,6 +252,8 @@ type sinkState struct {
 	base   transforms.FrequencyBase // the counts a resumed stream continues
 	fresh  bool                     // no tweet stored yet (freshSink)
 	params []schemas.Cell           // written with the run's first record
+	// termDays: the sink keeps per-day term counts (pipelines.Config.TermDays).
+	termDays bool
 }
 
 // readSinkState reads what the sink s holds that decides the run's graph
@@ -265,8 +268,14 @@ func readSinkState(ctx context.Context, cfg pipelines.Config, s *sink.Sink) (sin
 	if st.fresh, err = freshSink(ctx, s); err != nil {
 		return st, err
 	}
-	if st.params, err = freshParams(ctx, s, st.fresh); err != nil {
+	if st.params, err = freshParams(ctx, s, st.fresh, cfg.TermDays); err != nil {
 		return st, err
+	}
+	// Per-day term counts: kept by a sink that has them, or gets them now.
+	if st.fresh {
+		st.termDays = cfg.TermDays
+	} else if _, st.termDays, err = s.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil {
+		return st, fmt.Errorf("reading %s: %w", schemas.TermDaysParam, err)
 	}
 	tokenizer, err := tokenizerParam(ctx, cfg, s, st.fresh)
 	st.params = append(st.params, tokenizer...)

@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -142,7 +143,7 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	t.Parallel()
 	f := newTermDaysFixture(t)
 	refDir := filepath.Join(tempDir(t), "ref")
-	runPipeline(t, pipelines.Config{Store: refDir, Input: filepath.Dir(f.files[0])})
+	runPipeline(t, pipelines.Config{Store: refDir, Input: filepath.Dir(f.files[0]), TermDays: true})
 	ref := dumpStore(t, refDir)
 	if !strings.Contains(ref["termdays"], `"term":"#common"`) {
 		t.Fatalf("one run over the fixture wrote no #common count:\n%s", ref["termdays"])
@@ -150,7 +151,7 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	t.Run("store", func(t *testing.T) {
 		t.Parallel()
 		store := filepath.Join(tempDir(t), "store")
-		f.check(t, pipelines.Config{Store: store}, ref, func() map[string]string { return dumpStore(t, store) },
+		f.check(t, pipelines.Config{Store: store, TermDays: true}, ref, func() map[string]string { return dumpStore(t, store) },
 			func() (sink.Reader, func()) {
 				s, err := sink.Open(sink.Config{Store: store})
 				if err != nil {
@@ -162,7 +163,7 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	t.Run("cassandra", func(t *testing.T) {
 		t.Parallel()
 		_, cfg := startCQL(t)
-		f.check(t, pipelines.Config{Cassandra: cfg}, ref, func() map[string]string { return dumpCassandra(t, cfg) },
+		f.check(t, pipelines.Config{Cassandra: cfg, TermDays: true}, ref, func() map[string]string { return dumpCassandra(t, cfg) },
 			func() (sink.Reader, func()) {
 				r, err := cassandraio.NewReader(*cfg)
 				if err != nil {
@@ -223,5 +224,49 @@ func BenchmarkRecountTermDays(b *testing.B) {
 	s.Close()
 	if after := dumpStore(b, dir)["termdays"]; after != before {
 		b.Errorf("the term counts changed in the recount")
+	}
+}
+
+// TestNoTermDaysUnlessAsked: a store indexed without Config.TermDays gets
+// no per-day term counts, no param/termdays and no day marks, also after
+// a forget, and top refuses it in one line; a store indexed with it keeps
+// its counts on a later run without it.
+func TestNoTermDaysUnlessAsked(t *testing.T) {
+	t.Parallel()
+	f := newTermDaysFixture(t)
+	dir := filepath.Join(tempDir(t), "plain")
+	runPipeline(t, pipelines.Config{Store: dir, Input: f.files[0]})
+	if _, err := forget(context.Background(), pipelines.Config{Store: dir}, maintain.IDList{IDs: []uint64{f.forget}}); err != nil {
+		t.Fatal(err)
+	}
+	if counts := dumpStore(t, dir)["termdays"]; counts != "" {
+		t.Errorf("a store indexed without TermDays holds term counts:\n%s", counts)
+	}
+	st, err := sink.Open(sink.Config{Store: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found, err := st.Lookup(context.Background(), schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil || found {
+		t.Errorf("a store indexed without TermDays: %s %v, %v; want none", schemas.TermDaysParam, found, err)
+	}
+	if err := sink.ScanPrefix(context.Background(), st, schemas.TableMeta, []byte(schemas.TermDayMarkPrefix), func(key, _ []byte) error {
+		t.Errorf("a store indexed without TermDays holds the mark %s", key)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = query.NewEngine(st.Reader).Top(context.Background(), query.Filter{}, query.TopQuery{Field: schemas.TermFieldHashtag, Limit: 10})
+	st.Close()
+	if !errors.Is(err, query.ErrTermDaysNotIndexed) {
+		t.Errorf("top on a store without term counts: %v, want %v", err, query.ErrTermDaysNotIndexed)
+	}
+
+	kept := filepath.Join(tempDir(t), "kept")
+	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[0], TermDays: true})
+	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[1]})
+	ref := filepath.Join(tempDir(t), "ref")
+	runPipeline(t, pipelines.Config{Store: ref, Input: filepath.Dir(f.files[0]), TermDays: true})
+	if got, want := dumpStore(t, kept)["termdays"], dumpStore(t, ref)["termdays"]; got != want {
+		t.Errorf("a store with term counts, written again without TermDays:\n%s\nwant (one run of both files):\n%s", got, want)
 	}
 }

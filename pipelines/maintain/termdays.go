@@ -37,6 +37,16 @@ import (
 // their term counts. It is written before the minutes' own marks are
 // removed, so a run that dies in between leaves the days marked.
 func markTermDays(ctx context.Context, s *sink.Sink, minutes []string) error {
+	if len(minutes) == 0 {
+		return nil
+	}
+	// Only a sink that keeps per-day term counts (pipelines.Config.TermDays).
+	if _, kept, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil || !kept {
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", schemas.TermDaysParam, err)
+		}
+		return nil
+	}
 	var cells []schemas.Cell
 	var last string
 	for _, m := range minutes {
