@@ -67,10 +67,7 @@ func BenchmarkPaths(b *testing.B) {
 		}
 	}
 	paths = slices.DeleteFunc(paths, func(p string) bool { return p == "files-store" })
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := repoRoot(b)
 	bins := tempDir(b)
 	tweetindex := buildCommand(b)
 	build := func(name, pkg string) string {

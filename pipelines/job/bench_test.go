@@ -223,10 +223,7 @@ func linkFiles(b *testing.B, dir, prefix string, files []string) string {
 
 // buildCommand builds bin/tweetindex and returns its path.
 func buildCommand(b *testing.B) string {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := repoRoot(b)
 	bin := filepath.Join(root, "bin", "tweetindex")
 	build := exec.Command("go", "build", "-o", bin, "./pipelines/cmd/tweetindex")
 	build.Dir, build.Stdout, build.Stderr = root, os.Stdout, os.Stderr
@@ -240,10 +237,7 @@ func buildCommand(b *testing.B) string {
 // generator's default hour if 0) into .bench/name, once, and returns the
 // directory.
 func benchData(b *testing.B, name string, n int, seed int, span time.Duration) string {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := repoRoot(b)
 	data := filepath.Join(root, ".bench", name)
 	if _, err := os.Stat(filepath.Join(data, "EXPECTED.json")); err == nil {
 		return data
