@@ -3,7 +3,10 @@ package job
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms"
 )
 
 // TestCheckFindsAndRepairs indexes the sample, damages its tables as a
@@ -123,6 +127,132 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)
 			}
 			diffTables(t, want, dumpTables(t, s), "the run", "damaged, then repaired")
+		})
+	}
+}
+
+// TestCheckRemovesExtraVersions damages the sample's tables as builds
+// before one id, one stored tweet could leave them: a tweet stored a
+// second time under another row key (its created_at rewritten), with
+// every cell of that version and its count, and a deleted tweet whose
+// deletion reached another version but not the one stored (its identity
+// row a tombstone, its cells all there). Check must find both versions,
+// and a repair must leave the tables of a clean run with the deleted
+// tweet forgotten. On the store and on the CQL test server.
+func TestCheckRemovesExtraVersions(t *testing.T) {
+	input := filepath.Join(repoRoot(t), "testdata", "sample", "*")
+	for _, name := range []string{"store", "cassandra"} {
+		t.Run(name, func(t *testing.T) {
+			if name == "cassandra" && testing.Short() {
+				t.Skip("-short: the full suite (make test) repairs a keyspace on the CQL test server too")
+			}
+			config := func() pipelines.Config {
+				if name == "cassandra" {
+					_, cql := startCQL(t)
+					return pipelines.Config{Input: input, Cassandra: cql}
+				}
+				return pipelines.Config{Input: input, Store: filepath.Join(tempDir(t), "store")}
+			}
+			cfg, clean := config(), config()
+			runPipeline(t, cfg)
+			runPipeline(t, clean)
+			ctx := context.Background()
+			s, err := sink.Open(sink.Config{Store: cfg.Store, Cassandra: cfg.Cassandra})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+
+			// Two stored tweets: a, stored again under another row key, and
+			// b, deleted.
+			var stored []schemas.Tweet
+			var dec schemas.Decoder
+			err = s.Scan(ctx, schemas.TableRaw, nil, nil, func(key, value []byte) error {
+				row, err := schemas.DecodeRaw(key, value)
+				if err != nil {
+					return err
+				}
+				var out schemas.Decoded
+				dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: bytes.Clone(row.JSON)}, &out)
+				if len(out.Tweets) == 1 && out.Tweets[0].HasPoint {
+					tw := out.Tweets[0]
+					tw.RowKey = row.Key
+					stored = append(stored, tw)
+				}
+				return nil
+			})
+			if err != nil || len(stored) < 2 {
+				t.Fatalf("geotagged stored tweets: %d (%v)", len(stored), err)
+			}
+			a, b := stored[0], stored[len(stored)-1]
+			created := regexp.MustCompile(`("created_at"\s*:\s*"[^"]*?\d\d:\d\d:)(\d\d)`)
+			m := created.FindSubmatchIndex(a.JSON)
+			if m == nil {
+				t.Fatalf("no created_at in %s", a.JSON)
+			}
+			sec := (int(a.JSON[m[4]]-'0')*10 + int(a.JSON[m[4]+1]-'0') + 7) % 60
+			second := append(append(bytes.Clone(a.JSON[:m[4]]), fmt.Sprintf("%02d", sec)...), a.JSON[m[5]:]...)
+			var out schemas.Decoded
+			dec.Decode(schemas.Record{Origin: schemas.Origin{Source: "second"}, Data: second}, &out)
+			if len(out.Tweets) != 1 || out.Tweets[0].CreatedAt == a.CreatedAt || schemas.Minute(out.Tweets[0].CreatedAt) != schemas.Minute(a.CreatedAt) {
+				t.Fatalf("the second version of %d: %+v", a.ID, out.Tweets)
+			}
+			a2 := out.Tweets[0]
+			a2.RowKey = a2.Key()
+			freq := schemas.FrequencyRow{Minute: schemas.Minute(a.CreatedAt), Lang: a.Lang}.Cell()
+			count, ok, err := s.Lookup(ctx, schemas.TableFrequency, freq.Key)
+			if err != nil || !ok {
+				t.Fatalf("the count of tweet %d's minute: %v %v", a.ID, ok, err)
+			}
+			n, _ := strconv.Atoi(string(count))
+			if n == 0 {
+				n = 1
+			}
+			var damage []schemas.Cell
+			for _, c := range transforms.DeriveTweet(transforms.RawCells(nil, []schemas.Tweet{a2}), &a2) {
+				if c.Table != schemas.TableIdentity {
+					damage = append(damage, c)
+				}
+			}
+			damage = append(damage,
+				schemas.FrequencyRow{Minute: schemas.Minute(a.CreatedAt), Lang: a.Lang, Count: int64(n + 1)}.Cell(),
+				schemas.IdentityRow{ID: b.ID, Deleted: true}.Cell())
+			if err := s.Write(ctx, damage); err != nil {
+				t.Fatal(err)
+			}
+
+			rep, err := maintain.Check(ctx, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Tables["raw"].Versions; got != 2 {
+				t.Errorf("raw: %d versions to remove, want 2: %v", got, rep.Examples)
+			}
+			if p := rep.Tables["identity"].Problems(); p != 0 {
+				t.Errorf("identity: %d problems, want none (the one kept is named; the deleted tweet's tombstone stays): %v", p, rep.Examples)
+			}
+			for _, want := range []string{fmt.Sprintf("tweet %d is stored under", a.ID), fmt.Sprintf("tweet %d is deleted", b.ID)} {
+				if !strings.Contains(strings.Join(rep.Examples, "\n"), want) {
+					t.Errorf("no example says %q: %q", want, rep.Examples)
+				}
+			}
+			found := rep.Problems()
+			if rep, err = maintain.Check(ctx, s, s.Write); err != nil || rep.Problems() != found || rep.Repaired < found {
+				t.Fatalf("repair: %d problems (check found %d), %d cells repaired: %v", rep.Problems(), found, rep.Repaired, err)
+			}
+			if rep, err = maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
+				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)
+			}
+
+			if _, err := forget(ctx, clean, maintain.IDList{IDs: []uint64{b.ID}}); err != nil {
+				t.Fatal(err)
+			}
+			c, err := sink.Open(sink.Config{Store: clean.Store, Cassandra: clean.Cassandra})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			diffTables(t, dumpTables(t, c), dumpTables(t, s), "a clean run, the deleted tweet forgotten", "damaged, then repaired")
 		})
 	}
 }

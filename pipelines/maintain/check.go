@@ -2,6 +2,7 @@ package maintain
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -28,10 +29,16 @@ type TableCheck struct {
 	// frequency cell: a minute and language without a stored tweet; an
 	// identity row: pointing at a row key no raw row holds).
 	Orphans int64 `json:"orphans"`
+	// Versions, of the raw table alone, is the stored tweets that must go
+	// because another version of their id is kept (one id, one stored
+	// tweet; builds before it could store two versions of an id with
+	// different created_at in one run) or because their id's identity row
+	// is a tombstone (a deletion that reached only one of those versions).
+	Versions int64 `json:"versions,omitempty"`
 }
 
-// Problems is the table's missing, wrong and orphaned cells.
-func (c TableCheck) Problems() int64 { return c.Missing + c.Wrong + c.Orphans }
+// Problems is the table's missing, wrong, orphaned and extra cells.
+func (c TableCheck) Problems() int64 { return c.Missing + c.Wrong + c.Orphans + c.Versions }
 
 // CheckReport is what Check found, and repaired.
 type CheckReport struct {
@@ -171,6 +178,8 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	var d schemas.Decoder
 	var out schemas.Decoded
 	markers := map[string]bool{}
+	var stored []storedVersion // every stored tweet's id and row key
+	var misses []identityMiss  // identity cells not as the tweet read calls for
 	// The cells the tweets call for, looked up checkLookups at a time
 	// once checkTweets tweets have called for theirs (a Cassandra lookup
 	// is a round trip).
@@ -211,6 +220,9 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		for i, e := range pending {
 			c := e.cell
 			switch {
+			case c.Table == schemas.TableIdentity && (!ok[i] || !bytes.Equal(found[i], c.Value)):
+				// Judged once every version of the id is known (versions).
+				misses = append(misses, identityMiss{id: e.id, want: c, found: found[i], ok: ok[i]})
 			case !ok[i]:
 				problem(c.Table, missing, c, "no cell %x of tweet %d", c.Key, e.id)
 			case bytes.Equal(found[i], c.Value):
@@ -238,6 +250,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		t.RowKey = row.Key
 		rep.Tweets++
 		keys = append(keys, row.Key)
+		stored = append(stored, storedVersion{t.ID, row.Key})
 		counts[string(schemas.FrequencyRow{Minute: schemas.Minute(t.CreatedAt), Lang: t.Lang}.Cell().Key)]++
 		cells = transforms.RawCells(cells[:0], out.Tweets[:1])
 		cells = transforms.DeriveTweet(cells, t)
@@ -270,13 +283,61 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	slices.SortFunc(keys, byKey)
 	// stored says whether a tweet is stored under k, and collided whether
 	// two are (keys holds a row key once for each of its tweets).
-	stored := func(k schemas.RowKey) bool {
+	holds := func(k schemas.RowKey) bool {
 		_, found := slices.BinarySearchFunc(keys, k, byKey)
 		return found
 	}
 	collided := func(k schemas.RowKey) bool {
 		i, found := slices.BinarySearchFunc(keys, k, byKey)
 		return found && i+1 < len(keys) && keys[i+1] == k
+	}
+	gone, err := versionsToRemove(stored, misses)
+	if err != nil {
+		return rep, err
+	}
+	for _, m := range gone.identity {
+		what := wrong
+		if !m.ok {
+			what = missing
+		}
+		problem(schemas.TableIdentity, what, m.want, "tweet %d: its identity row does not name its stored tweet under %s", m.id, schemas.RowKey(m.want.Value))
+	}
+	for _, v := range gone.versions {
+		// A version that goes: its raw row, and its minute's count. Its
+		// other cells are orphans once no tweet is stored under its row
+		// key (found below); if another is, those not shared go with it.
+		raw := schemas.RawRow{Key: v.key, ID: v.id}.Cell()
+		data, ok, err := r.Lookup(ctx, schemas.TableRaw, raw.Key)
+		if err != nil {
+			return rep, fmt.Errorf("check: reading tweet %d under %s: %w", v.id, v.key, err)
+		}
+		if !ok {
+			continue
+		}
+		out.Reset()
+		d.Decode(schemas.Record{Origin: schemas.Origin{Source: "raw"}, Data: data}, &out)
+		if len(out.Tweets) != 1 {
+			return rep, fmt.Errorf("check: tweet %d under %s does not decode to one tweet", v.id, v.key)
+		}
+		t := &out.Tweets[0]
+		t.RowKey = v.key
+		freq := string(schemas.FrequencyRow{Minute: schemas.Minute(t.CreatedAt), Lang: t.Lang}.Cell().Key)
+		if counts[freq]--; counts[freq] == 0 {
+			delete(counts, freq)
+		}
+		if i, found := slices.BinarySearchFunc(keys, v.key, byKey); found {
+			keys = slices.Delete(keys, i, i+1)
+		}
+		problem(schemas.TableRaw, func(t *TableCheck) { t.Versions++ }, schemas.Cell{Table: schemas.TableRaw, Key: raw.Key, Delete: true}, "%s", v.why)
+		if write == nil || !holds(v.key) {
+			continue
+		}
+		cells = transforms.DeriveTweet(append(cells[:0], transforms.AuthorCell(t)), t)
+		for _, c := range cells {
+			if spec := c.Table.Spec(); spec.Derived && !spec.Shared {
+				fix = append(fix, schemas.Cell{Table: c.Table, Key: bytes.Clone(c.Key), Delete: true})
+			}
+		}
 	}
 	for _, s := range wrongShared {
 		k, _ := s.cell.Table.Spec().TweetKey(s.cell.Key)
@@ -292,7 +353,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		}
 		err := r.ScanAll(ctx, spec.Table, func(key, _ []byte) error {
 			tc(spec.Table).Rows++
-			if k, ok := spec.TweetKey(key); !ok || !stored(k) {
+			if k, ok := spec.TweetKey(key); !ok || !holds(k) {
 				problem(spec.Table, orphan, schemas.Cell{Table: spec.Table, Key: bytes.Clone(key), Delete: true}, "cell %x belongs to no stored tweet", key)
 			}
 			return flush(false)
@@ -309,7 +370,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		if err != nil {
 			return fmt.Errorf("check: identity row %x: %w", key, err)
 		}
-		if !row.Deleted && !stored(row.Key) {
+		if !row.Deleted && !holds(row.Key) {
 			problem(schemas.TableIdentity, orphan, schemas.Cell{Table: schemas.TableIdentity, Key: bytes.Clone(key), Delete: true}, "tweet %d names row key %s, which holds no stored tweet", row.ID, row.Key)
 		}
 		return flush(false)
@@ -355,4 +416,98 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	}
 	rep.Seconds = time.Since(started).Seconds()
 	return rep, nil
+}
+
+// storedVersion is a stored tweet: its id and row key.
+type storedVersion struct {
+	id  uint64
+	key schemas.RowKey
+}
+
+// identityMiss is an identity cell that a stored tweet calls for (want)
+// and the table lacks (!ok) or holds with another value (found).
+type identityMiss struct {
+	id    uint64
+	want  schemas.Cell
+	found []byte
+	ok    bool
+}
+
+// staleVersion is a stored tweet that must go, and why.
+type staleVersion struct {
+	storedVersion
+	why string
+}
+
+// removals is what versionsToRemove finds: the identity rows to write
+// (each naming the version kept) and the stored versions to remove.
+type removals struct {
+	identity []identityMiss
+	versions []staleVersion
+}
+
+// versionsToRemove judges the identity rows that do not name the stored
+// tweet read (misses) with every stored version of their ids (stored):
+//
+//   - an id whose identity row is a tombstone is deleted: each of its
+//     stored versions goes (a deletion that reached one version of two);
+//   - an id stored under more than one row key keeps one version, the
+//     one its identity row names, or else the one of the smallest row
+//     key (the rule of a run that reads two versions), and its identity
+//     row must name it;
+//   - any other id's identity row must name its one stored version.
+func versionsToRemove(stored []storedVersion, misses []identityMiss) (removals, error) {
+	var r removals
+	if len(misses) == 0 {
+		return r, nil
+	}
+	slices.SortFunc(stored, func(a, b storedVersion) int {
+		if a.id != b.id {
+			return cmp.Compare(a.id, b.id)
+		}
+		return bytes.Compare(a.key[:], b.key[:])
+	})
+	slices.SortStableFunc(misses, func(a, b identityMiss) int { return cmp.Compare(a.id, b.id) })
+	for i := 0; i < len(misses); {
+		m := misses[i]
+		for i < len(misses) && misses[i].id == m.id {
+			i++
+		}
+		at, _ := slices.BinarySearchFunc(stored, m.id, func(v storedVersion, id uint64) int { return cmp.Compare(v.id, id) })
+		end := at
+		for end < len(stored) && stored[end].id == m.id {
+			end++
+		}
+		versions := stored[at:end]
+		var named *schemas.IdentityRow
+		if m.ok {
+			row, err := schemas.DecodeIdentity(schemas.IdentityKey(m.id), m.found)
+			if err != nil {
+				return r, fmt.Errorf("check: identity row of tweet %d: %w", m.id, err)
+			}
+			named = &row
+		}
+		if named != nil && named.Deleted {
+			for _, v := range versions {
+				r.versions = append(r.versions, staleVersion{v, fmt.Sprintf("tweet %d is deleted (its identity row is a tombstone) but stored under %s", v.id, v.key)})
+			}
+			continue
+		}
+		keep := versions[0].key
+		for _, v := range versions {
+			if named != nil && v.key == named.Key {
+				keep = v.key
+			}
+		}
+		if named == nil || named.Key != keep {
+			m.want = schemas.IdentityRow{ID: m.id, Key: keep}.Cell()
+			r.identity = append(r.identity, m)
+		}
+		for _, v := range versions {
+			if v.key != keep {
+				r.versions = append(r.versions, staleVersion{v, fmt.Sprintf("tweet %d is stored under %s and %s: the version under %s is kept", v.id, keep, v.key, keep)})
+			}
+		}
+	}
+	return r, nil
 }

@@ -20,15 +20,18 @@ const checkAbout = `check reads every stored tweet and holds the other tables to
 run would have written them from those tweets: each tweet's identity,
 authors, term, geo and edge rows must be there with their values, every
 such row must belong to a stored tweet, every identity row that names a
-row key must name a stored tweet, and each minute's count of each
-language must be its stored tweets. It reads the raw table once, looks up
-each row a tweet calls for, and reads every other table once; on a store
-a stream is writing it reads the newest snapshot.
+row key must name a stored tweet, each minute's count of each language
+must be its stored tweets, and a tweet id must be stored once (and not at
+all once deleted: its identity row a tombstone). It reads the raw table
+once, looks up each row a tweet calls for, and reads every other table
+once; on a store a stream is writing it reads the newest snapshot.
 
 --repair writes the missing and wrong rows and the right counts back from
-the stored tweets, and deletes the rows of no stored tweet (it needs the
-store to itself). A damaged file of the store ends the check in one line
-naming it: the tables cannot be read past it.
+the stored tweets, deletes the rows of no stored tweet, and removes the
+versions of an id beyond the one kept (the one its identity row names)
+and those of a deleted id (it needs the store to itself). A damaged file
+of the store ends the check in one line naming it: the tables cannot be
+read past it.
 
 Exit codes: 0 nothing wrong (or everything repaired), 1 problems found
 (or the tables could not be read), 2 usage error.`
@@ -84,10 +87,10 @@ func runCheck(args []string) error {
 // printCheck writes check's report for people.
 func printCheck(w io.Writer, r maintain.CheckReport) {
 	fmt.Fprintf(w, "%d stored tweets read in %.1f s\n", r.Tweets, r.Seconds)
-	fmt.Fprintf(w, "%-10s %10s %8s %6s %8s\n", "table", "rows", "missing", "wrong", "orphans")
+	fmt.Fprintf(w, "%-10s %10s %8s %6s %8s %8s\n", "table", "rows", "missing", "wrong", "orphans", "versions")
 	for _, name := range slices.Sorted(maps.Keys(r.Tables)) {
 		t := r.Tables[name]
-		fmt.Fprintf(w, "%-10s %10d %8d %6d %8d\n", name, t.Rows, t.Missing, t.Wrong, t.Orphans)
+		fmt.Fprintf(w, "%-10s %10d %8d %6d %8d %8d\n", name, t.Rows, t.Missing, t.Wrong, t.Orphans, t.Versions)
 	}
 	for _, e := range r.Examples {
 		fmt.Fprintln(w, "  "+e)
