@@ -9,7 +9,7 @@ import (
 // 5.x and ScyllaDB): the partition key of each table, the reason for it, and
 // the partition size it stays under. The DDL is generated from the
 // definitions below, so the definitions, the statements of cqlcatalog.go and
-// the mapping of cqlrow.go cannot disagree.
+// the row mappings (TableSpec.CQLRow) cannot disagree.
 //
 // Rates the sizes are computed for (the seeds' figures):
 //

@@ -3,6 +3,7 @@ package schemas
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -179,4 +180,47 @@ func dumpEdge(key, value []byte) (any, error) {
 		return nil, err
 	}
 	return edgeDump{Type: r.Type.Name(), Day: dayTime(Day(r.Key.Seconds())).Format("2006-01-02"), Source: r.Source, Target: r.Target, RowKey: r.Key.String(), TweetID: strconv.FormatUint(r.ID, 10)}, nil
+}
+
+// edgesCQLValues returns the CQL values of a TweetEdges cell
+// (TableSpec.CQLRow).
+func edgesCQLValues(dst []any, c Cell) ([]any, error) {
+	r, err := DecodeEdge(c.Key, c.Value)
+	if err != nil {
+		return dst, fmt.Errorf("edges cell: %w", err)
+	}
+	if !ValidEdgeNode(r.Source) || !ValidEdgeNode(r.Target) {
+		return dst, fmt.Errorf("edges cell %q: source or target is not a valid name", c.Key)
+	}
+	return append(dst, r.Type.Name(), dayTime(Day(r.Key.Seconds())), rawBucket(r.Key), r.Source, r.Target, c.Key[len(c.Key)-RawKeyLen:len(c.Key)-8], int64(r.ID)), nil
+}
+
+// edgesFromCQL returns the TweetEdges cell of a row's CQL values.
+func edgesFromCQL(values []any) (Cell, error) {
+	k, err := RowKeyFromBytes(asBytes(values[5]))
+	typ, ok := EdgeTypeByName(asString(values[0]))
+	if !ok {
+		err = errors.Join(err, fmt.Errorf("edge type %q unknown", asString(values[0])))
+	}
+	return EdgeRow{Type: typ, Source: asString(values[3]), Target: asString(values[4]), Key: k, ID: uint64(asInt(values[6]))}.Cell(), err
+}
+
+// CQLEdgePartition returns the partition of the edges of kind t on day d,
+// bucket b (0 <= b < RawBuckets).
+func CQLEdgePartition(t EdgeType, d uint16, b int) []any { return []any{t.Name(), dayTime(d), int8(b)} }
+
+// edgesCQLRange reads a range within one kind and day of edges (the first
+// EdgePrefixLen key bytes): the RawBuckets partitions of that kind and
+// day, at once (TableSpec.CQLRange).
+func edgesCQLRange(start, end []byte) (CQLRange, error) {
+	n := EdgePrefixLen
+	if len(start) < n || len(end) < n || !bytes.Equal(start[:n], end[:n]) {
+		return CQLRange{}, errors.New("an edges range must lie in one kind and day")
+	}
+	typ, day := EdgeType(start[0]), binary.BigEndian.Uint16(start[1:3])
+	reads := make([]CQLRead, RawBuckets)
+	for b := range reads {
+		reads[b] = CQLRead{Partition: CQLEdgePartition(typ, day, b)}
+	}
+	return CQLRange{Steps: cqlSteps(reads...)}, nil
 }

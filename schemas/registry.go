@@ -2,8 +2,9 @@ package schemas
 
 // The registry: one TableSpec per stored table, saying in one place what
 // the table is, and what the code that iterates over the tables (dump, the
-// run summary, the embedded store's bulk load, the CQL layout) needs to
-// know of it. A new table is added to Tables (its id), to the registry
+// run summary, the embedded store's bulk load, the CQL layout, the mapping
+// of cells to CQL rows, the Cassandra reads of a key range) needs to know
+// of it. A new table is added to Tables (its id), to the registry
 // below (registry_test.go checks that every table has one complete entry),
 // and to the code that makes its cells: for a table derived from stored
 // tweets, one entry of transforms.DerivedTables.
@@ -46,6 +47,19 @@ type TableSpec struct {
 	Dump func(key, value []byte) (any, error)
 	// CQL is the table's CQL layout.
 	CQL *CQLTable
+	// CQLRow maps the table's cells to and from the rows of CQL
+	// (CQLValues, CellFromCQL).
+	CQLRow CQLRow
+	// CQLRange returns the reads of the CQL table that give the cells
+	// whose keys lie in [start, end) (cqlrange.go; neither is nil): the
+	// partitions of the range, or the whole table for a small one. It
+	// fails for a range that the table's partitions cannot bound.
+	CQLRange func(start, end []byte) (CQLRange, error)
+	// RowKeyLookup says that a key of the table may be a row key alone
+	// (RowKeyLen bytes) in a Lookup of the sinks, which then returns the
+	// first cell filed under it (LookupRange): the raw table's tweet
+	// with the smallest id.
+	RowKeyLookup bool
 
 	// cqlSampleValue is a valid value of the table, so that a key alone
 	// can be mapped to its CQL columns (CQLKeyValues).
@@ -57,46 +71,55 @@ var registry = []*TableSpec{
 	{
 		Table: TableRaw, Name: "raw",
 		Derived: true, BulkSorted: true, Summarized: true, TweetKey: leadingRowKey,
-		Dump: dumpRaw, CQL: CQLRaw,
+		Dump: dumpRaw, CQL: CQLRaw, RowKeyLookup: true,
+		CQLRow: CQLRow{rawCQLValues, rawFromCQL}, CQLRange: rawCQLRange,
 	},
 	{
 		Table: TableTerms, Name: "terms",
 		Derived: true, BulkSorted: true, Summarized: true, Shared: true, TweetKey: trailingRowKey(0),
 		Dump: dumpTerm, CQL: CQLTerms,
+		CQLRow: CQLRow{termsCQLValues, termsFromCQL}, CQLRange: termsCQLRange,
 	},
 	{
 		Table: TableFrequency, Name: "frequency",
 		Summarized: true,
 		Dump:       dumpFrequency, CQL: CQLFrequency, cqlSampleValue: []byte("0"),
+		CQLRow: CQLRow{frequencyCQLValues, frequencyFromCQL}, CQLRange: frequencyCQLRange,
 	},
 	{
 		Table: TableGeo, Name: "geo",
 		Derived: true, Summarized: true, Shared: true, TweetKey: trailingRowKey(0),
 		Dump: dumpGeo, CQL: CQLGeo, cqlSampleValue: make([]byte, 8),
+		CQLRow: CQLRow{geoCQLValues, geoFromCQL}, CQLRange: geoCQLRange,
 	},
 	{
 		Table: TableDeadLetter, Name: "deadletter",
 		Summarized: true,
 		Dump:       dumpDeadLetter, CQL: CQLDeadLetter, cqlSampleValue: []byte{0},
+		CQLRow: CQLRow{deadLetterCQLValues, deadLetterFromCQL}, CQLRange: cqlRangeWhole,
 	},
 	{
 		Table: TableMeta, Name: "meta",
 		Dump: dumpMeta, CQL: CQLMeta,
+		CQLRow: CQLRow{metaCQLValues, metaFromCQL}, CQLRange: cqlRangeWhole,
 	},
 	{
 		Table: TableIdentity, Name: "identity",
 		BesideRaw: true, Summarized: true,
 		Dump: dumpIdentity, CQL: CQLIdentity,
+		CQLRow: CQLRow{identityCQLValues, identityFromCQL}, CQLRange: cqlRangeWhole,
 	},
 	{
 		Table: TableAuthors, Name: "authors",
 		Derived: true, BesideRaw: true, BulkSorted: true, Summarized: true, TweetKey: leadingRowKey,
 		Dump: dumpAuthor, CQL: CQLAuthors, cqlSampleValue: []byte{0},
+		CQLRow: CQLRow{authorsCQLValues, authorsFromCQL}, CQLRange: minutesCQLRange,
 	},
 	{
 		Table: TableEdges, Name: "edges",
 		Derived: true, BulkSorted: true, Summarized: true, TweetKey: trailingRowKey(8),
 		Dump: dumpEdge, CQL: CQLEdges, cqlSampleValue: []byte{},
+		CQLRow: CQLRow{edgesCQLValues, edgesFromCQL}, CQLRange: edgesCQLRange,
 	},
 	{
 		// Counts of many tweets, as the frequency table: recounted from the
@@ -104,6 +127,7 @@ var registry = []*TableSpec{
 		Table: TableTermDays, Name: "termdays",
 		Summarized: true, // the cells the recount wrote (job.Run)
 		Dump:       dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
+		CQLRow: CQLRow{termDaysCQLValues, termDaysFromCQL}, CQLRange: termDaysCQLRange,
 	},
 }
 
@@ -121,6 +145,18 @@ func Registry() []*TableSpec { return registry }
 
 // Spec returns the table's spec, or nil for an unknown table.
 func (t Table) Spec() *TableSpec { return specs[t] }
+
+// LookupRange returns the key range whose first cell a sink's Lookup of
+// key in table t returns, when key is a row key alone in a table whose
+// spec says RowKeyLookup (the raw table: the tweets filed under it, the
+// one with the smallest id first); ok is false for a key that Lookup reads
+// as a whole key (Get).
+func LookupRange(t Table, key []byte) (start, end []byte, ok bool) {
+	if s := t.Spec(); s == nil || !s.RowKeyLookup || len(key) != RowKeyLen {
+		return nil, nil, false
+	}
+	return key, RowKey(key).RawEnd(), true
+}
 
 // leadingRowKey is TableSpec.TweetKey of the tables keyed as the raw
 // table: the row key first.

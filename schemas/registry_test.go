@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // registrySampleRowKey is the row key of the tweet of registrySamples.
@@ -43,6 +45,9 @@ func checkSpec(s *TableSpec, sample Cell) error {
 	} else if s.CQL.Table != s.Table {
 		errs = append(errs, fmt.Errorf("CQL table %s stores table %q", s.CQL.Name, byte(s.CQL.Table)))
 	}
+	if err := checkCQLRow(s, sample); err != nil {
+		errs = append(errs, err)
+	}
 	if s.Dump == nil {
 		errs = append(errs, errors.New("no dump decoder"))
 	} else if row, err := s.Dump(sample.Key, sample.Value); err != nil {
@@ -75,6 +80,79 @@ func checkSpec(s *TableSpec, sample Cell) error {
 		errs = append(errs, errors.New("bulk sorted, but neither derived from stored tweets nor written beside them"))
 	}
 	return errors.Join(errs...)
+}
+
+// checkCQLRow reports what is wrong with a table's CQL row mapping and
+// range reads, given a cell of the table: the mapping must give a value of
+// every column and the same cell back from them, and the reads of a range
+// of the cell's key alone must read the partition (and the slice) that
+// holds its row.
+func checkCQLRow(s *TableSpec, sample Cell) error {
+	if s.CQL == nil {
+		return nil // reported by checkSpec
+	}
+	if s.CQLRow.Values == nil || s.CQLRow.Cell == nil {
+		return errors.New("no CQL row mapping (CQLRow)")
+	}
+	values, err := s.CQLRow.Values(nil, sample)
+	if err != nil {
+		return fmt.Errorf("CQL values of a cell: %v", err)
+	}
+	if len(values) != len(s.CQL.Columns()) {
+		return fmt.Errorf("CQL values of a cell: %d, want one per column (%d)", len(values), len(s.CQL.Columns()))
+	}
+	c, err := s.CQLRow.Cell(values)
+	if err != nil {
+		return fmt.Errorf("cell of a CQL row: %v", err)
+	}
+	if c.Table != sample.Table || !bytes.Equal(c.Key, sample.Key) || !bytes.Equal(c.Value, sample.Value) {
+		return fmt.Errorf("cell of a CQL row is %s %q=%q, want %s %q=%q", c.Table.Name(), c.Key, c.Value, sample.Table.Name(), sample.Key, sample.Value)
+	}
+	if s.CQLRange == nil {
+		return errors.New("no CQL range reads (CQLRange)")
+	}
+	rg, err := s.CQLRange(sample.Key, append(bytes.Clone(sample.Key), 0))
+	if err != nil {
+		return fmt.Errorf("CQL range reads of a cell's key: %v", err)
+	}
+	if rg.Whole {
+		return nil
+	}
+	if rg.Steps == nil {
+		return errors.New("CQL range reads of a cell's key: no steps")
+	}
+	n := len(s.CQL.PartitionKey)
+	steps := 0
+	for reads := range rg.Steps {
+		for _, rd := range reads {
+			if len(rd.Partition) != n || !slices.EqualFunc(rd.Partition, values[:n], cqlValueEqual) {
+				continue
+			}
+			if !rd.Slice || cqlCompare(rd.Lo, values[n]) <= 0 && cqlCompare(values[n], rd.Hi) < 0 {
+				return nil
+			}
+		}
+		if steps++; steps > 1000 {
+			break
+		}
+	}
+	return fmt.Errorf("CQL range reads of a cell's key: none reads its partition %v (and clustering value %v)", values[:n], values[n])
+}
+
+// cqlCompare compares two CQL values of one type (of a clustering column).
+func cqlCompare(a, b any) int {
+	switch a := a.(type) {
+	case []byte:
+		b, _ := b.([]byte)
+		return bytes.Compare(a, b)
+	case string:
+		b, _ := b.(string)
+		return strings.Compare(a, b)
+	case time.Time:
+		b, _ := b.(time.Time)
+		return a.Compare(b)
+	}
+	panic(fmt.Sprintf("cqlCompare of %T", a))
 }
 
 func TestRegistry(t *testing.T) {
@@ -151,6 +229,12 @@ func TestCheckSpec(t *testing.T) {
 		{"table flagged derived", TableIdentity, func(s *TableSpec) { s.Derived = true }},
 		{"sorted, not per tweet", TableFrequency, func(s *TableSpec) { s.BulkSorted = true }},
 		{"raw beside itself", TableRaw, func(s *TableSpec) { s.BesideRaw = true }},
+		{"no CQL row mapping", TableGeo, func(s *TableSpec) { s.CQLRow = CQLRow{} }},
+		{"no CQL row decoder", TableEdges, func(s *TableSpec) { s.CQLRow.Cell = nil }},
+		{"another table's CQL row mapping", TableAuthors, func(s *TableSpec) { s.CQLRow = CQLRow{rawCQLValues, rawFromCQL} }},
+		{"no CQL range reads", TableTermDays, func(s *TableSpec) { s.CQLRange = nil }},
+		{"range reads of another table", TableEdges, func(s *TableSpec) { s.CQLRange = geoCQLRange }},
+		{"range reads of another layout", TableTerms, func(s *TableSpec) { s.CQLRange = minutesCQLRange }},
 	} {
 		s := *broken.table.Spec()
 		broken.edit(&s)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -174,8 +175,9 @@ func dumpTermDay(key, value []byte) (any, error) {
 	return termDayDump{Day: dayTime(r.Day).Format(time.DateOnly), Field: r.Field, Term: r.Term, Lang: r.Lang, Tweets: r.Tweets}, nil
 }
 
-// termDayValues returns the CQL values of a TermDays cell.
-func termDayValues(dst []any, c Cell) ([]any, error) {
+// termDaysCQLValues returns the CQL values of a TermDays cell
+// (TableSpec.CQLRow).
+func termDaysCQLValues(dst []any, c Cell) ([]any, error) {
 	r, err := DecodeTermDay(c.Key, c.Value)
 	if err != nil {
 		return dst, fmt.Errorf("termdays cell: %w", err)
@@ -187,6 +189,16 @@ func termDayValues(dst []any, c Cell) ([]any, error) {
 		return dst, fmt.Errorf("termdays cell %q: field, term or language is not valid UTF-8", c.Key)
 	}
 	return append(dst, dayTime(r.Day), r.Field, termDayBucket(r.Term), r.Term, r.Lang, r.Tweets), nil
+}
+
+// termDaysFromCQL returns the TermDays cell of a row's CQL values.
+func termDaysFromCQL(values []any) (Cell, error) {
+	var err error
+	day := asTime(values[0]).Unix() / 86400
+	if day < 0 || day > math.MaxUint16 {
+		err = fmt.Errorf("day %d out of range", day)
+	}
+	return TermDayRow{Day: uint16(day), Field: asString(values[1]), Term: asString(values[3]), Lang: asString(values[4]), Tweets: asInt(values[5])}.Cell(), err
 }
 
 // termDayBucket is the bucket of a term's TermDays rows on Cassandra.
@@ -202,4 +214,42 @@ const TermDayBuckets = 16
 // field, bucket b (0 <= b < TermDayBuckets).
 func CQLTermDayPartition(d uint16, field string, b int) []any {
 	return []any{dayTime(d), field, int8(b)}
+}
+
+// termDaysCQLRange reads a range within one day and field (TermDayPrefix):
+// the TermDayBuckets partitions of that day and field, at once, each a
+// slice of terms [lo, hi) when the range's ends are terms after the
+// prefix (the terms that begin with a prefix), else whole
+// (TableSpec.CQLRange).
+func termDaysCQLRange(start, end []byte) (CQLRange, error) {
+	errRange := errors.New("a termdays range must lie in one day and field")
+	i := -1
+	if len(start) > 2 {
+		i = bytes.IndexByte(start[2:], 0)
+	}
+	if i < 0 {
+		return CQLRange{}, errRange
+	}
+	n := 2 + i + 1 // day, field, NUL
+	prefix := start[:n]
+	day, field := binary.BigEndian.Uint16(start[:2]), string(start[2:n-1])
+	var lo, hi string
+	slice := false
+	if bytes.HasPrefix(end, prefix) {
+		lo, hi = string(start[n:]), string(end[n:])
+		if j := strings.IndexByte(lo, 0); j >= 0 {
+			lo = lo[:j]
+		}
+		slice = hi != "" && utf8.ValidString(lo) && utf8.ValidString(hi) && !strings.Contains(hi, "\x00")
+	} else if !bytes.Equal(end, prefixEnd(prefix)) {
+		return CQLRange{}, errRange
+	}
+	reads := make([]CQLRead, TermDayBuckets)
+	for b := range reads {
+		reads[b] = CQLRead{Partition: CQLTermDayPartition(day, field, b), Slice: slice}
+		if slice {
+			reads[b].Lo, reads[b].Hi = lo, hi
+		}
+	}
+	return CQLRange{Steps: cqlSteps(reads...)}, nil
 }

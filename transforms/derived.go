@@ -42,8 +42,9 @@ type DerivedTable struct {
 	// New returns a maker of the table's cells.
 	New func() CellMaker
 	// Markers, if not nil, appends to dst the table's cells that the
-	// stored tweets' cells, cells, imply (the geo table's day markers);
-	// they are written with the cells and never deleted.
+	// stored tweets' cells, cells, imply (the geo table's day markers:
+	// schemas.GeoDayMarkers); they are written with the cells and never
+	// deleted.
 	Markers func(dst, cells []schemas.Cell) []schemas.Cell
 	// Marks, if not nil, appends to dst the marks of work to do once the
 	// run's pipeline is done that the cells the graph's step writes, cells,
@@ -59,7 +60,7 @@ type DerivedTable struct {
 // leads to them: Identifier).
 var derivedTables = []DerivedTable{
 	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }, Marks: TermDayMarkers},
-	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: GeoDayMarkers},
+	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: schemas.GeoDayMarkers},
 	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }},
 }
 

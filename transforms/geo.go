@@ -1,10 +1,6 @@
 package transforms
 
-import (
-	"slices"
-
-	"github.com/tweetindex/tweetindex/schemas"
-)
+import "github.com/tweetindex/tweetindex/schemas"
 
 // geoMaker makes GeoTemporalIndex cells (DerivedTables).
 type geoMaker struct{}
@@ -30,26 +26,4 @@ func appendGeoCell(dst []schemas.Cell, t *schemas.Tweet) []schemas.Cell {
 	}
 	geo := schemas.NewGeoKey(schemas.Spread(t.RowKey.Hash()), schemas.Day(t.CreatedAt), schemas.Geohash(t.Lat, t.Lon))
 	return append(dst, schemas.GeoRow{Geo: geo, Key: t.RowKey, Lat: float32(t.Lat), Lon: float32(t.Lon), Kind: schemas.TweetPointKind(t)}.Cell())
-}
-
-// GeoDayMarkers appends to dst the day marker of each day the geo cells
-// among cells fall on, once each.
-func GeoDayMarkers(dst, cells []schemas.Cell) []schemas.Cell {
-	var last uint16
-	var days []uint16
-	for i := range cells {
-		c := &cells[i]
-		if c.Table != schemas.TableGeo || c.Delete || len(c.Key) < schemas.GeoKeyLen {
-			continue
-		}
-		d := schemas.GeoKey(c.Key[:schemas.GeoKeyLen]).Day()
-		if len(days) > 0 && d == last || slices.Contains(days, d) {
-			continue
-		}
-		days, last = append(days, d), d
-	}
-	for _, d := range days {
-		dst = append(dst, schemas.GeoDayMarker(d))
-	}
-	return dst
 }

@@ -33,7 +33,8 @@
 // (storeio.Store.Scan) as the CQL partitions that hold it (raw tweets:
 // RawBuckets partitions a minute, or a slice of one for a row key's tweets;
 // terms: one an hour; frequency: a slice of a day; geo: one spread and day;
-// ranges.go is the one place that knows this), or a whole table in key
+// each table's registry entry says which, schemas.TableSpec.CQLRange, and
+// ranges.go reads them alike for every table), or a whole table in key
 // order (in memory); Reader.Lookup and Reader.Get read one cell,
 // Reader.ScanAll a whole table (unordered, streaming). Reader and
 // storeio.Store are read alike (sink.Reader).

@@ -148,8 +148,8 @@ func (ci cassandraIdentities) RawJSON(ctx context.Context, k schemas.RowKey, id 
 }
 
 func (ci cassandraIdentities) RowTweets(ctx context.Context, k schemas.RowKey, fn func(id uint64, json []byte) error) error {
-	return ci.r.rowKeyCells(ctx, k[:], func(c schemas.Cell) error {
-		r, err := schemas.DecodeRaw(c.Key, c.Value)
+	return ci.r.Scan(ctx, schemas.TableRaw, k[:], k.RawEnd(), func(key, value []byte) error {
+		r, err := schemas.DecodeRaw(key, value)
 		if err != nil {
 			return err
 		}

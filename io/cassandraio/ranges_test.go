@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -28,7 +30,7 @@ func nextRowKey(k schemas.RowKey) []byte {
 
 func TestScanMatchesStore(t *testing.T) {
 	tg := newServerTarget(t, nil)
-	cells := testCells(400, 5)
+	cells := append(testCells(400, 5), moreTables(400, 5)...)
 	if _, err := writeAll(t, tg.cfg, cells); err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +68,10 @@ func TestScanMatchesStore(t *testing.T) {
 		return append(binary.BigEndian.AppendUint64(schemas.TermPrefix(term, "text"), uint64(sec)), tail...)
 	}
 	geoPrefix := geo[:3]
+	day := schemas.Day(base)
+	edgePrefix := schemas.EdgePrefix(schemas.EdgeMention, day)
+	hashtags := schemas.TermDayPrefix(day, schemas.TermFieldHashtag)
+	within := func(p []byte, tail string) []byte { return append(bytes.Clone(p), tail...) }
 	ranges := []struct {
 		table      schemas.Table
 		start, end []byte
@@ -86,6 +92,16 @@ func TestScanMatchesStore(t *testing.T) {
 		{schemas.TableGeo, geoPrefix, append(bytes.Clone(geoPrefix), 0xff)},
 		{schemas.TableGeo, append(bytes.Clone(geoPrefix), geo[3:5]...), append(bytes.Clone(geoPrefix), geo[3], geo[4]+1)},
 		{schemas.TableMeta, []byte("param/"), []byte("param0")},
+		{schemas.TableAuthors, at(base - 3600), at(base + 5*3600)},
+		{schemas.TableAuthors, at(base + 1800 + 17), at(base + 1800 + 17 + 7*60 + 3)},
+		{schemas.TableAuthors, nil, nil},
+		{schemas.TableEdges, nil, nil},
+		{schemas.TableEdges, edgePrefix, within(edgePrefix, "\xff")},
+		{schemas.TableEdges, within(edgePrefix, "u1"), within(edgePrefix, "u2")},
+		{schemas.TableTermDays, nil, nil},
+		{schemas.TableTermDays, hashtags, nextKey(hashtags)},
+		{schemas.TableTermDays, within(hashtags, "#b"), within(hashtags, "#c")},
+		{schemas.TableTermDays, within(hashtags, "#c\x00"), nextKey(hashtags)},
 		{schemas.TableDeadLetter, nil, nil},
 	}
 	dump := func(scan func(fn func(k, v []byte) error) error) (string, int) {
@@ -119,4 +135,47 @@ func TestScanMatchesStore(t *testing.T) {
 	if _, ok, err := r.Lookup(ctx, schemas.TableRaw, at(base - 1)[:schemas.RowKeyLen]); ok || err != nil {
 		t.Errorf("Lookup of a missing row key: %v, %v", ok, err)
 	}
+}
+
+// nextKey returns the first key after every key that begins with p.
+func nextKey(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i]++; end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// moreTables returns cells of the tables testCells leaves out (authors,
+// edges, per-day term counts), over the same 3 hours.
+func moreTables(n int, seed uint64) []schemas.Cell {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	base := time.Date(2018, 10, 10, 20, 0, 0, 0, time.UTC).Unix()
+	var cells []schemas.Cell
+	for i := 0; i < n; i++ {
+		sec := base + int64(rng.IntN(3*3600))
+		key := schemas.NewRowKey(sec, fmt.Appendf(nil, "tweet %d", i))
+		id := uint64(1e18) + uint64(i)
+		user := fmt.Sprintf("u%d", rng.IntN(30))
+		cells = append(cells, schemas.AuthorRow{Key: key, ID: id, Lang: "en", ScreenName: user}.Cell())
+		for e := range 1 + rng.IntN(3) {
+			typ := schemas.EdgeTypes()[rng.IntN(len(schemas.EdgeTypes()))]
+			cells = append(cells, schemas.EdgeRow{Type: typ, Source: user, Target: fmt.Sprintf("u%d", rng.IntN(30)+e), Key: key, ID: id}.Cell())
+		}
+	}
+	day := schemas.Day(base)
+	for _, field := range schemas.TermDayFields() {
+		for i := range 60 {
+			term := fmt.Sprintf("t%d", i)
+			if field == schemas.TermFieldHashtag {
+				term = fmt.Sprintf("#%c%d", 'a'+rune(i%5), i)
+			}
+			for _, lang := range []string{"en", "ja"} {
+				cells = append(cells, schemas.TermDayRow{Day: day + uint16(i%2), Field: field, Term: term, Lang: lang, Tweets: int64(1 + rng.IntN(9))}.Cell())
+			}
+		}
+	}
+	return cells
 }

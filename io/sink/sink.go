@@ -9,8 +9,8 @@
 // table's Row type: Cell, and DecodeRaw, DecodeTerm and the others), and
 // it is read through Reader: a key range of the store is a range of its one
 // ordered key space (storeio.Store.Scan); on Cassandra it is the partitions
-// that hold the range (io/cassandraio/ranges.go, the one place that knows
-// how each table is partitioned).
+// that hold the range (which ones: the table's registry entry,
+// schemas.TableSpec.CQLRange; read by io/cassandraio/ranges.go).
 package sink
 
 import (
@@ -32,12 +32,13 @@ import (
 type Reader interface {
 	// Scan calls fn for every cell of table with start <= key < end, in key
 	// order. nil start and end read the whole table (on Cassandra, into
-	// memory, sorted: ScanAll streams). Any other range of the raw, term,
-	// frequency and geo tables must lie within what their Cassandra
-	// partitions allow: a time range of raw rows (or the tweets of one row
-	// key), one term and field over a time range, a range of minutes, one
-	// spread and day (see cassandraio.Reader.Scan). key and value are valid
-	// only during the call.
+	// memory, sorted: ScanAll streams). Any other range of a table read
+	// by partitions must lie within what its Cassandra partitions allow
+	// (schemas.TableSpec.CQLRange): a time range of raw rows or authors (or
+	// the tweets of one row key), one term and field over a time range, a
+	// range of minutes, one spread and day of geo rows, one kind and day of
+	// edges, one day and field of term counts (see cassandraio.Reader.Scan).
+	// key and value are valid only during the call.
 	Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error
 	// Lookup returns the value of one cell, and whether it exists. A raw
 	// table key may be a row key alone (schemas.RowKeyLen bytes): Lookup

@@ -18,15 +18,16 @@ func (s *Store) ScanAll(ctx context.Context, table schemas.Table, fn func(key, v
 var errFound = errors.New("found")
 
 // Lookup is Get, except that a raw table key may be a row key alone
-// (schemas.RowKeyLen bytes): Lookup then returns the first tweet stored
-// under it (the one with the smallest id; a row key holds more than one
-// only after a collision).
+// (schemas.RowKeyLen bytes; schemas.LookupRange): Lookup then returns the
+// first tweet stored under it (the one with the smallest id; a row key
+// holds more than one only after a collision).
 func (s *Store) Lookup(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
-	if table != schemas.TableRaw || len(key) != schemas.RowKeyLen {
+	start, end, ok := schemas.LookupRange(table, key)
+	if !ok {
 		return s.Get(table, key)
 	}
 	var value []byte
-	err := s.Scan(ctx, schemas.TableRaw, key, schemas.RowKey(key).RawEnd(), func(_, v []byte) error {
+	err := s.Scan(ctx, table, start, end, func(_, v []byte) error {
 		value = append([]byte{}, v...) // non-nil: found; the scan owns v
 		return errFound
 	})

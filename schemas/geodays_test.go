@@ -1,28 +1,24 @@
-package transforms
+package schemas
 
-import (
-	"testing"
-
-	"github.com/tweetindex/tweetindex/schemas"
-)
+import "testing"
 
 // TestGeoDayMarkers: one marker per day of the geo cells written, none for
 // deletes or other tables.
 func TestGeoDayMarkers(t *testing.T) {
-	k := schemas.NewRowKey(0, nil)
-	geo := func(day uint16) schemas.Cell {
-		return schemas.GeoRow{Geo: schemas.NewGeoKey(3, day, "u33dc0cp"), Key: k}.Cell()
+	k := NewRowKey(0, nil)
+	geo := func(day uint16) Cell {
+		return GeoRow{Geo: NewGeoKey(3, day, "u33dc0cp"), Key: k}.Cell()
 	}
 	del := geo(30)
 	del.Value, del.Delete = nil, true
-	cells := []schemas.Cell{geo(10), geo(10), geo(12), geo(10), del, schemas.MetaRow{Name: "x"}.Cell(), geo(12)}
+	cells := []Cell{geo(10), geo(10), geo(12), geo(10), del, MetaRow{Name: "x"}.Cell(), geo(12)}
 	got := GeoDayMarkers(nil, cells)
-	want := []string{schemas.GeoDayName(10), schemas.GeoDayName(12)}
+	want := []string{GeoDayName(10), GeoDayName(12)}
 	if len(got) != len(want) {
 		t.Fatalf("%d markers, want %v", len(got), want)
 	}
 	for i, c := range got {
-		if c.Table != schemas.TableMeta || string(c.Key) != want[i] {
+		if c.Table != TableMeta || string(c.Key) != want[i] {
 			t.Errorf("marker %d = %s %q, want meta %q", i, c.Table.Name(), c.Key, want[i])
 		}
 	}
