@@ -43,7 +43,7 @@ type SourceConfig struct {
 	// snapshots are looked for.
 	Store string
 	// Live says that this process writes the store (a stream serving its
-	// own store): Open returns the process's shared store (storeio.Open),
+	// own store): Open returns the process's shared store (storeio.OpenServed),
 	// held for the source's life, and every request reads what the
 	// writers have written by then, not a snapshot. Each renewal starts
 	// a new engine over it (the data's extent, the metadata it caches).

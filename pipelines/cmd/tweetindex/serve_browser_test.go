@@ -190,6 +190,10 @@ func TestServePageInChromium(t *testing.T) {
 		if got := renderedHashtags(dom); !slices.Equal(got, topTags) {
 			t.Errorf("%s view: the panel lists the hashtags %q, the API's top %q", view.name, got, topTags)
 		}
+		// A hashtag is a link to its search (a click runs it in place).
+		if m := regexp.MustCompile(`<a href="([^"]*)" class="hashtag">`).FindStringSubmatch(dom); m == nil || html.UnescapeString(m[1]) != "?q="+url.QueryEscape(topTags[0]) {
+			t.Errorf("%s view: the first hashtag links to %q, want ?q=%s", view.name, m, url.QueryEscape(topTags[0]))
+		}
 		if t.Failed() {
 			t.Logf("status line: %q", regexp.MustCompile(`<p id="status"[^>]*>([^<]*)<`).FindString(dom))
 		}
