@@ -57,10 +57,7 @@ func BenchmarkServeFreshness(b *testing.B) {
 		}
 		rates = append(rates, n)
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		b.Fatal(err)
-	}
+	root := repoRoot(b)
 	templates := sampleTemplates(b, filepath.Join(root, "testdata", "sample"))
 	tweetindex := buildCommand(b)
 	devbroker := filepath.Join(root, "bin", "devbroker")
