@@ -5,7 +5,7 @@ STORE   ?= .tweetindex/store
 SAMPLE  := testdata/sample
 BENCH_N ?= 100000
 
-.PHONY: all build tools run test test-short fuzz bench bench-scale bench-paths check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow web-vendor bench-serve
+.PHONY: all build tools run test test-short fuzz bench bench-scale bench-paths check-expected sample vet lint clean demo-stream bench-query bench-postgres bench-query-cassandra test-cassandra prism-server worker-binary submit-flink submit-dataflow web-vendor bench-serve bench-fresh
 
 all: build
 
@@ -160,6 +160,18 @@ bench-serve: build
 	fi
 	$(GO) test -run '^$$' -bench '^BenchmarkServeLoad$$' -benchtime $(BENCHS_REQUESTS)x -timeout 60m ./pipelines/cmd/tweetindex/ \
 	  -args -serve.store=$(abspath $(BENCHS_DIR))/store -serve.clients=$(BENCHS_CLIENTS)
+
+## bench-fresh: produce-to-answer latency of a stream that serves its own store (index --kafka ... --serve):
+## bin/devbroker, the stream in its own process (the benchmark builds both), background tweets at each of $(FRESH_RATES) tweets/s and
+## $(FRESH_PROBES) probe tweets, each asked for over the API every 10 ms until it is answered; p50/p90/p99
+## and the worst per rate. FRESH_ARGS adds flags of index (e.g. FRESH_ARGS='--kafka-checkpoint 100ms').
+## Not part of make test.
+FRESH_RATES  ?= 0,2000
+FRESH_PROBES ?= 100
+FRESH_ARGS   ?=
+bench-fresh:
+	$(GO) test -run '^$$' -bench '^BenchmarkServeFreshness$$' -benchtime 1x -timeout 30m ./pipelines/job/ \
+	  -args -fresh.rates=$(FRESH_RATES) -fresh.probes=$(FRESH_PROBES) -fresh.args='$(FRESH_ARGS)'
 
 ## web-vendor: fetch the packages the web page of tweetindex serve loads from npm, at the versions
 ## pinned here, and write their minified files and licenses into $(WEB_VENDOR) (committed and

@@ -97,6 +97,10 @@ type Config struct {
 	// (storeio.OpenReadOrSnapshot), read-only. Writers, and readers that
 	// must see the store itself (forget, dump), leave it false.
 	Snapshot bool
+	// Served opens, creating it if needed, the store a stream of this
+	// process writes and serves (storeio.OpenServed): shared with the
+	// stream's writers, read live, and never compacted for its reads.
+	Served bool
 }
 
 // Sink is an open store or keyspace: read through its Reader, written
@@ -124,6 +128,13 @@ func Open(c Config) (*Sink, error) {
 	}
 	if c.Store == "" {
 		return nil, ErrNoStore
+	}
+	if c.Served {
+		st, err := storeio.OpenServed(c.Store)
+		if err != nil {
+			return nil, err
+		}
+		return &Sink{Reader: st, store: st}, nil
 	}
 	if c.Create {
 		st, err := storeio.Open(c.Store)

@@ -70,3 +70,31 @@ func TestOpenCountsReferences(t *testing.T) {
 		t.Errorf("after reopening: %q %v %v, want the row written before", v, ok, err)
 	}
 }
+
+// TestOpenServedShared: the open of a stream that serves its store
+// (OpenServed) is the one its writers' Opens share: one database, written
+// through one and read through the other.
+func TestOpenServedShared(t *testing.T) {
+	dir := t.TempDir()
+	served, err := OpenServed(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer served.Close()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w != served || w.readOnly {
+		t.Fatal("Open after OpenServed did not share its writable database")
+	}
+	if err := w.Write([]schemas.Cell{schemas.MetaRow{Name: "x", Value: []byte("1")}.Cell()}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := served.Get(schemas.TableMeta, []byte("x")); err != nil || !ok || string(v) != "1" {
+		t.Errorf("the served store reads %q %v %v, want the row the writer wrote", v, ok, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -67,6 +67,17 @@ func Open(dir string) (*Store, error) { return open(dir, false) }
 // shared as it is.
 func OpenBulk(dir string) (*Store, error) { return open(dir, true) }
 
+// OpenServed is Open for a stream that serves its own store while it
+// writes it (tweetindex index --serve): the same database, shared with
+// the stream's writers, with Pebble's read-triggered compactions off, so
+// that the server's reads never schedule a compaction (the shape of the
+// tree stays the writers': their flushes and the compactions those
+// call for). It must be the process's first open of dir for that to hold:
+// a store already open is shared as it is.
+func OpenServed(dir string) (*Store, error) {
+	return openWriter(dir, false, writerOptions{noReadCompactions: true})
+}
+
 // ReadCacheSize is a block cache for a process that asks questions again
 // (query bench): the uncompressed blocks of what it has read, up to 512 MB,
 // kept between questions. Pebble's default, 8 MB, holds about 2,000 tweets.
@@ -115,7 +126,7 @@ func OpenRead(dir string, cacheSize int64) (*Store, error) {
 		c = pebble.NewCache(cacheSize)
 		defer c.Unref() // the database holds its own reference
 	}
-	return openWith(dir, false, c, true, false)
+	return openWith(dir, false, c, true, false, writerOptions{})
 }
 
 // OpenReadOnly is OpenRead for a reader that only reads (dump, query,
@@ -139,7 +150,7 @@ func OpenReadOnly(dir string, cacheSize int64) (*Store, error) {
 		c = pebble.NewCache(cacheSize)
 		defer c.Unref()
 	}
-	return openWith(dir, false, c, true, true)
+	return openWith(dir, false, c, true, true, writerOptions{})
 }
 
 // OpenReadOrSnapshot is OpenReadOnly for a reader that may read a snapshot:
@@ -173,11 +184,22 @@ func (e lockedError) Unwrap() error { return e.error }
 var lockWait = 3 * time.Second
 
 func open(dir string, bulk bool) (*Store, error) {
+	return openWriter(dir, bulk, writerOptions{})
+}
+
+// writerOptions are the options of a writer's open beyond bulk.
+type writerOptions struct {
+	// noReadCompactions turns Pebble's read-triggered compactions off
+	// (OpenServed).
+	noReadCompactions bool
+}
+
+func openWriter(dir string, bulk bool, wo writerOptions) (*Store, error) {
 	c := pebble.NewCache(writeCacheSize)
 	defer c.Unref() // the database holds its own reference
 	deadline := time.Now().Add(lockWait)
 	for {
-		s, err := openWith(dir, bulk, c, false, false)
+		s, err := openWith(dir, bulk, c, false, false, wo)
 		var locked lockedError
 		if !errors.As(err, &locked) || time.Now().After(deadline) {
 			return s, err
@@ -190,7 +212,7 @@ func open(dir string, bulk bool) (*Store, error) {
 // default); if it is not open in this process and holds no database, it
 // creates one, or fails if mustExist. readOnly (with mustExist) opens it
 // read-only (OpenReadOnly).
-func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) (*Store, error) {
+func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool, wo writerOptions) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", dir, err)
@@ -225,6 +247,9 @@ func openWith(dir string, bulk bool, c *pebble.Cache, mustExist, readOnly bool) 
 	// compactions still run, if a writer that shares it (in this process)
 	// asks for one.
 	o.DisableAutomaticCompactions = mustExist
+	if wo.noReadCompactions {
+		o.Experimental.ReadSamplingMultiplier = -1
+	}
 	compactions := new(atomic.Int32)
 	compactions.Store(1)
 	o.CompactionConcurrencyRange = func() (int, int) { n := int(compactions.Load()); return n, n }

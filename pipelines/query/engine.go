@@ -40,6 +40,13 @@ type Engine struct {
 	// Budget is the number of geohash ranges a box is covered with (if 0:
 	// the Reader's RangeBudget if it has one, else DefaultBudget).
 	Budget int
+	// Live says that a stream of this process writes the tables as they
+	// are read (tweetindex index --serve): its steps write each table on
+	// its own, so an index row (terms, geo) can be written a moment
+	// before the raw row it points at. A retrieval then leaves such a
+	// tweet out (it is in the answers asked a moment later) instead of
+	// failing as on tables no one writes, where it means a damaged store.
+	Live bool
 
 	extentFrom, extentTo time.Time // the data's extent, read once
 	collideState                   // the row keys recorded as collisions, read once

@@ -116,10 +116,11 @@ func (o *emitter) rowTweets(k []byte, values [][]byte) error {
 // cursor whose seeks move forward only; Cassandra, where a read is a round
 // trip, a chunk of at most chunk row keys at a time, each chunk read
 // fetchParallel row keys at a time. A row key the raw table does not hold
-// is an error.
+// is an error, unless the tables are live (Engine.Live): then it is left
+// out.
 func (e *Engine) rows(ctx context.Context, ks []schemas.RowKey, chunk int, fn func(k []byte, values [][]byte) error) error {
 	if st, ok := e.R.(*storeio.Store); ok {
-		return storeRows(ctx, st, ks, fn)
+		return storeRows(ctx, st, ks, e.Live, fn)
 	}
 	values := make([][][]byte, fetchChunk)
 	for len(ks) > 0 {
@@ -138,7 +139,7 @@ func (e *Engine) rows(ctx context.Context, ks []schemas.RowKey, chunk int, fn fu
 }
 
 // storeRows is rows on the embedded store.
-func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, fn func(k []byte, values [][]byte) error) error {
+func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, live bool, fn func(k []byte, values [][]byte) error) error {
 	if len(ks) == 0 {
 		return nil
 	}
@@ -171,6 +172,9 @@ func storeRows(ctx context.Context, st *storeio.Store, ks []schemas.RowKey, fn f
 				values = append(values, bufs[len(values)])
 			}
 			if len(values) == 0 {
+				if live {
+					continue // not written yet (Engine.Live)
+				}
 				return missingRow(k)
 			}
 			if err := fn(k, values); err != nil {

@@ -11,7 +11,8 @@ import (
 
 // TestStoreRows: the store's rows reads every tweet of each sorted row key
 // (two after a collision) through one cursor, and a row key the raw table
-// does not hold is an error, not a silent gap.
+// does not hold is an error, not a silent gap (but on live tables, where
+// it is not written yet, it is left out).
 func TestStoreRows(t *testing.T) {
 	st, err := storeio.Open(t.TempDir())
 	if err != nil {
@@ -49,5 +50,12 @@ func TestStoreRows(t *testing.T) {
 	err = e.rows(context.Background(), []schemas.RowKey{keys[0], missing, keys[2]}, fetchChunk, collect)
 	if err == nil || !strings.Contains(err.Error(), "does not hold") || strings.Join(got, ",") != "a" {
 		t.Errorf("rows with a missing key: read %q, error %v", got, err)
+	}
+	// On live tables (a stream writing them), the raw row may come a
+	// moment after the index row: the tweet is left out, and the rest read.
+	e.Live = true
+	got = nil
+	if err := e.rows(context.Background(), []schemas.RowKey{keys[0], missing, keys[2]}, fetchChunk, collect); err != nil || strings.Join(got, ",") != "a,c" {
+		t.Errorf("live rows with a missing key: read %q, error %v; want a,c", got, err)
 	}
 }

@@ -117,6 +117,8 @@ func (s *Server) answer(q Question) http.HandlerFunc {
 			switch {
 			case IsBadRequest(err):
 				code = http.StatusBadRequest
+			case IsNotIndexed(err):
+				code = http.StatusConflict
 			case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil && r.Context().Err() == nil:
 				code, msg = http.StatusGatewayTimeout, fmt.Sprintf("the answer took longer than %s (--timeout): narrow the range or ask for a page (limit)", s.cfg.Timeout)
 			case r.Context().Err() != nil:

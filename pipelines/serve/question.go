@@ -62,6 +62,25 @@ func BadRequest(err error) error {
 // IsBadRequest reports whether err is a BadRequest error.
 func IsBadRequest(err error) bool { return errors.As(err, new(badRequest)) }
 
+// notIndexed is a question the tables were not indexed to answer.
+type notIndexed struct{ err error }
+
+func (n notIndexed) Error() string { return n.err.Error() }
+func (n notIndexed) Unwrap() error { return n.err }
+
+// NotIndexed marks err as a question the tables cannot answer as they
+// were indexed (top on a store without per-day term counts): the answer
+// is 409 with its message, which says how to index them.
+func NotIndexed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return notIndexed{err}
+}
+
+// IsNotIndexed reports whether err is a NotIndexed error.
+func IsNotIndexed(err error) bool { return errors.As(err, new(notIndexed)) }
+
 // contentTypes are the media types of the formats.
 var contentTypes = map[string]string{
 	"jsonl":   "application/x-ndjson; charset=utf-8",

@@ -91,20 +91,19 @@ func (s *Server) unknownQuestion(name string) string {
 }
 
 // health answers /healthz: 200 while questions are answered, 503 once the
-// server is shutting down.
+// server is shutting down. Its tables say what the answers are read from:
+// "store", "snapshot" (with its time), "live" (the store this process's
+// stream writes) or "cassandra".
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	type health struct {
 		Status   string `json:"status"`
 		Tables   string `json:"tables"`
 		Snapshot string `json:"snapshot,omitempty"`
 	}
-	at, cassandra := s.src.state()
-	h := health{Status: "ok", Tables: "store"}
-	switch {
-	case cassandra:
-		h.Tables = "cassandra"
-	case !at.IsZero():
-		h.Tables, h.Snapshot = "snapshot", at.UTC().Format(time.RFC3339Nano)
+	at, tables := s.src.state()
+	h := health{Status: "ok", Tables: tables}
+	if !at.IsZero() {
+		h.Snapshot = at.UTC().Format(time.RFC3339Nano)
 	}
 	code := http.StatusOK
 	if s.closing.Load() {

@@ -20,7 +20,9 @@ import (
 // a newer one when it is published; on Cassandra each renewal starts a
 // new engine, so that the data's extent (what an open range means) and
 // the metadata it caches are read again. A store no other process writes
-// is held, and never renewed.
+// is held, and never renewed. A store this process is writing (a stream
+// that serves its own store, SourceConfig.Live) is read as it is, live:
+// each renewal is a new engine over the same open store, as on Cassandra.
 //
 // Each request answers from one view (a generation) from its start to its
 // end; a view is closed once the last request using it is done.
@@ -40,6 +42,12 @@ type SourceConfig struct {
 	// Store is the store's directory ("" for Cassandra): where its
 	// snapshots are looked for.
 	Store string
+	// Live says that this process writes the store (a stream serving its
+	// own store): Open returns the process's shared store (storeio.OpenServed),
+	// held for the source's life, and every request reads what the
+	// writers have written by then, not a snapshot. Each renewal starts
+	// a new engine over it (the data's extent, the metadata it caches).
+	Live bool
 }
 
 // generation is one view of the tables.
@@ -51,7 +59,12 @@ type generation struct {
 	ownsSink  bool // closing the generation closes the sink (false: a renewed engine over a shared session)
 	refs      int  // requests using it, and 1 while it is current (under Source.mu)
 	cassandra bool
+	live      bool // the store this process writes (SourceConfig.Live)
 }
+
+// shared says that a renewal is a new engine over the same sink: a
+// keyspace, or the store this process writes.
+func (g *generation) shared() bool { return g.cassandra || g.live }
 
 // OpenSource opens the tables and reads their extent (so that the first
 // question does not).
@@ -78,6 +91,9 @@ func (s *Source) openGeneration(ctx context.Context) (*generation, error) {
 	if st, ok := sk.Reader.(*storeio.Store); ok {
 		if snap, at := st.Snapshot(); snap {
 			g.snapshot = at
+		} else {
+			g.live = s.cfg.Live
+			g.engine.Live = g.live // an index row may come before its raw row
 		}
 	} else {
 		g.cassandra = true
@@ -123,20 +139,21 @@ func (s *Source) release(g *generation) {
 func (s *Source) renewable() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cur != nil && (s.cur.cassandra || !s.cur.snapshot.IsZero())
+	return s.cur != nil && (s.cur.shared() || !s.cur.snapshot.IsZero())
 }
 
 // renew moves to a newer view when there is one: a newer snapshot, the
-// store itself once its stream is gone, or (Cassandra) a new engine over
-// the same session.
+// store itself once its stream is gone, or (Cassandra, the store this
+// process writes) a new engine over the same session or store.
 func (s *Source) renew(ctx context.Context) error {
 	s.mu.Lock()
 	cur := s.cur
 	s.mu.Unlock()
 	var next *generation
 	switch {
-	case cur.cassandra:
-		next = &generation{sink: cur.sink, engine: query.NewEngine(cur.sink.Reader), opened: time.Now(), cassandra: true}
+	case cur.shared():
+		next = &generation{sink: cur.sink, engine: query.NewEngine(cur.sink.Reader), opened: time.Now(), cassandra: cur.cassandra, live: cur.live}
+		next.engine.Live = cur.live
 		if err := next.warm(ctx); err != nil {
 			return err
 		}
@@ -221,14 +238,23 @@ func (s *Source) keepRenewing(ctx context.Context, interval time.Duration, warn 
 	}
 }
 
-// state describes the current view for /healthz.
-func (s *Source) state() (snapshot time.Time, cassandra bool) {
+// state describes the current view for /healthz: the snapshot's time,
+// and the tables: "store", "snapshot", "live" (the store this process
+// writes) or "cassandra".
+func (s *Source) state() (snapshot time.Time, tables string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cur == nil {
-		return time.Time{}, false
+	switch {
+	case s.cur == nil:
+		return time.Time{}, "store"
+	case s.cur.cassandra:
+		return time.Time{}, "cassandra"
+	case s.cur.live:
+		return time.Time{}, "live"
+	case !s.cur.snapshot.IsZero():
+		return s.cur.snapshot, "snapshot"
 	}
-	return s.cur.snapshot, s.cur.cassandra
+	return time.Time{}, "store"
 }
 
 // Close closes the tables once the requests under way are done.

@@ -46,9 +46,10 @@ type runFlags struct {
 	logFormat  string
 	snapshots  time.Duration
 	compact    bool
-	mix        bool         // --mix-tokenizers
-	termDays   bool         // --term-days
-	log        *slog.Logger // made by check: the run's stderr lines in logFormat
+	mix        bool           // --mix-tokenizers
+	termDays   bool           // --term-days
+	live       liveServeFlags // --serve (index only: registered there)
+	log        *slog.Logger   // made by check: the run's stderr lines in logFormat
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -186,6 +187,15 @@ func execute(cfg pipelines.Config, f runFlags, size job.InputSize) error {
 			return err
 		}
 		defer stop()
+	}
+	if f.live.addr != "" {
+		// Before anything else opens the store (--watch): the server's
+		// open is the one the stream's writers share (serveLive).
+		stop, err := serveLive(cfg, f.live, f)
+		if err != nil {
+			return err
+		}
+		defer stop() // once the run has returned: the stream is drained and written
 	}
 	stopWatch := func() {}
 	if f.watch > 0 {

@@ -8,13 +8,15 @@ import (
 	"github.com/tweetindex/tweetindex/pipelines/job"
 )
 
-const indexSynopsis = `tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [flags] [Beam flags]`
+const indexSynopsis = `tweetindex index (--input 'GLOB' | --kafka BROKERS --topic T) (--store DIR | --cassandra HOSTS) [--serve ADDR] [flags] [Beam flags]`
 
 const indexAbout = `index reads tweets from archived files (--input) or a Kafka topic (--kafka),
 deduplicates them by id and writes the raw, term, frequency and geotemporal
 tables, then prints a summary whose counts reconcile:
 read = indexed + duplicates + skipped + dead_lettered. Without --stop, a Kafka
-read is a stream: Ctrl-C or SIGTERM drains it.
+read is a stream: Ctrl-C or SIGTERM drains it. A stream into --store with
+--serve ADDR also answers the questions over HTTP, as tweetindex serve does,
+from the store as it writes it.
 
 ` + secretsNote
 
@@ -28,6 +30,7 @@ func runIndex(args []string) (err error) {
 	kafka.register(fs)
 	var run runFlags
 	run.register(fs)
+	run.live.register(fs)
 	from := fs.String("from", "", "index only tweets created at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	to := fs.String("to", "", "index only tweets created before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	c.withBeam()
@@ -63,6 +66,9 @@ func runIndex(args []string) (err error) {
 		return asUsage(err)
 	}
 	if err := cfg.Validate(); err != nil {
+		return asUsage(err)
+	}
+	if err := run.live.check(cfg); err != nil {
 		return asUsage(err)
 	}
 	var size job.InputSize

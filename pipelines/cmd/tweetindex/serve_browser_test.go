@@ -4,16 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/pipelines/serve"
 )
 
@@ -74,8 +80,9 @@ func artifactDir(t *testing.T) string {
 // TestServePageInChromium loads the web page of serve, on the committed
 // sample, in headless Chromium and checks what it rendered against the
 // API's answers: the count, a line per language of the series, a point on
-// the map per geotagged tweet, the top users, a page of tweets (and the
-// same with a search in the page's URL); it keeps a screenshot of each.
+// the map per geotagged tweet, the top hashtags (those of /api/top, in its
+// order) and users, a page of tweets (and the same with a search in the
+// page's URL); it keeps a screenshot of each.
 func TestServePageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs headless Chromium; make test runs it")
@@ -129,6 +136,11 @@ func TestServePageInChromium(t *testing.T) {
 	series := rows(question{"series", []string{"by=" + step, "by-lang=true"}})
 	steps := len(rows(question{"series", []string{"by=" + step}}))
 	dir := artifactDir(t)
+	// The panel's hashtags are /api/top's, asked over HTTP as the page asks.
+	topTags := apiTerms(t, base+"/api/top?field=hashtag&limit=10")
+	if len(topTags) < 5 {
+		t.Fatalf("/api/top gives %q: nothing to see", topTags)
+	}
 
 	for _, view := range []struct {
 		name, query       string
@@ -149,13 +161,15 @@ func TestServePageInChromium(t *testing.T) {
 		}
 		dom := chromium(t, bin, base+"/"+view.query, "--dump-dom")
 		got := map[string]string{
-			"state":   "",
-			"total":   attr(dom, "total", "data-value"),
-			"steps":   attr(dom, "series", "data-points"),
-			"langs":   attr(dom, "series", "data-langs"),
-			"markers": attr(dom, "map", "data-markers"),
-			"users":   attr(dom, "users", "data-rows"),
-			"tweets":  attr(dom, "tweets", "data-rows"),
+			"state":    "",
+			"total":    attr(dom, "total", "data-value"),
+			"steps":    attr(dom, "series", "data-points"),
+			"langs":    attr(dom, "series", "data-langs"),
+			"markers":  attr(dom, "map", "data-markers"),
+			"users":    attr(dom, "users", "data-rows"),
+			"tags":     attr(dom, "hashtags", "data-rows"),
+			"termdays": attr(dom, "top-note", "data-termdays"),
+			"tweets":   attr(dom, "tweets", "data-rows"),
 		}
 		if m := regexp.MustCompile(`<body[^>]*data-state="([a-z]+)"`).FindStringSubmatch(dom); m != nil {
 			got["state"] = m[1]
@@ -163,6 +177,7 @@ func TestServePageInChromium(t *testing.T) {
 		want := map[string]string{
 			"state": "ready", "total": view.totalValue, "steps": strconv.Itoa(view.steps), "langs": strconv.Itoa(view.langs),
 			"markers": strconv.Itoa(view.markers), "users": strconv.Itoa(view.users), "tweets": strconv.Itoa(view.tweets),
+			"tags": strconv.Itoa(len(topTags)), "termdays": "yes",
 		}
 		for k, w := range want {
 			if got[k] != w {
@@ -171,6 +186,13 @@ func TestServePageInChromium(t *testing.T) {
 		}
 		if !strings.Contains(dom, view.title) || strings.Count(dom, "<polyline") != view.langs || strings.Count(dom, "leaflet-interactive") < view.markers {
 			t.Errorf("%s view: title %q, %d lines, %d interactive paths in the DOM", view.name, view.title, strings.Count(dom, "<polyline"), strings.Count(dom, "leaflet-interactive"))
+		}
+		if got := renderedHashtags(dom); !slices.Equal(got, topTags) {
+			t.Errorf("%s view: the panel lists the hashtags %q, the API's top %q", view.name, got, topTags)
+		}
+		// A hashtag is a link to its search (a click runs it in place).
+		if m := regexp.MustCompile(`<a href="([^"]*)" class="hashtag">`).FindStringSubmatch(dom); m == nil || html.UnescapeString(m[1]) != "?q="+url.QueryEscape(topTags[0]) {
+			t.Errorf("%s view: the first hashtag links to %q, want ?q=%s", view.name, m, url.QueryEscape(topTags[0]))
 		}
 		if t.Failed() {
 			t.Logf("status line: %q", regexp.MustCompile(`<p id="status"[^>]*>([^<]*)<`).FindString(dom))
@@ -183,4 +205,78 @@ func TestServePageInChromium(t *testing.T) {
 			t.Logf("screenshot: %s", shot)
 		}
 	}
+}
+
+// apiTerms returns the terms of an answer of top (jsonl) at u.
+func apiTerms(t *testing.T, u string) []string {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s", u, resp.Status)
+	}
+	var terms []string
+	dec := json.NewDecoder(resp.Body)
+	for {
+		var r struct{ Term string }
+		if err := dec.Decode(&r); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		terms = append(terms, r.Term)
+	}
+	return terms
+}
+
+// renderedHashtags returns the hashtags listed in the top panel of a
+// dumped DOM, in order.
+func renderedHashtags(dom string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`<a [^>]*class="hashtag"[^>]*>([^<]*)</a>`).FindAllStringSubmatch(dom, -1) {
+		out = append(out, html.UnescapeString(m[1]))
+	}
+	return out
+}
+
+// TestServePageWithoutTermDays: on a store indexed without --term-days,
+// the top panel says so in one line (and lists no hashtags), and the rest
+// of the page, the top users included, renders as usual.
+func TestServePageWithoutTermDays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs headless Chromium; make test runs it")
+	}
+	bin := chromiumBinary()
+	if bin == "" {
+		t.Skip("no chromium binary found: apt-get install chromium")
+	}
+	store := filepath.Join(t.TempDir(), "store")
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: store}); err != nil {
+		t.Fatal(err)
+	}
+	base := startServe(t, store, serve.Config{})
+	resp, err := http.Get(base + "/api/top?field=hashtag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(string(body), "--term-days") {
+		t.Errorf("/api/top without per-day term counts: %s %s; want 409 saying --term-days", resp.Status, body)
+	}
+	dom := chromium(t, bin, base+"/", "--dump-dom")
+	note := regexp.MustCompile(`<p id="top-note"[^>]*>([^<]*)</p>`).FindStringSubmatch(dom)
+	if note == nil || !strings.Contains(note[1], "indexed without --term-days") || strings.Contains(note[1], "\n") {
+		t.Errorf("top note: %q", note)
+	}
+	state := regexp.MustCompile(`<body[^>]*data-state="([a-z]+)"`).FindStringSubmatch(dom)
+	if state == nil || state[1] != "ready" || attr(dom, "top-note", "data-termdays") != "no" || attr(dom, "hashtags", "data-rows") != "0" || attr(dom, "users", "data-rows") != "10" {
+		t.Errorf("state %q, termdays %q, hashtags %q, users %q", state, attr(dom, "top-note", "data-termdays"), attr(dom, "hashtags", "data-rows"), attr(dom, "users", "data-rows"))
+	}
+	shot := filepath.Join(artifactDir(t), "serve-page-no-term-days.png")
+	chromium(t, bin, base+"/", "--screenshot="+shot)
+	t.Logf("screenshot: %s", shot)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -118,6 +119,9 @@ func answerFor(qc questionCommand) func(context.Context, *query.Engine, url.Valu
 		page := &pageWatch{resultWriter: q.out}
 		q.out = page
 		if err := qc.run(q, ctx); err != nil {
+			if errors.Is(err, query.ErrTermDaysNotIndexed) {
+				err = serve.NotIndexed(err)
+			}
 			return serve.Result{}, err
 		}
 		if err := q.out.Flush(); err != nil {

@@ -6,6 +6,7 @@
 
 const PAGE = 20;          // tweets a page
 const MAP_LIMIT = 1000;   // points on the map
+const TOP = 10;           // hashtags and users in the top panel
 const WORLD = "-180,-90,180,90";
 const COLORS = ["#e63946", "#457b9d", "#2a9d8f", "#f4a261", "#8d5fd3", "#6a994e", "#999999"];
 
@@ -23,7 +24,9 @@ async function ask(question, params) {
   if (!resp.ok) {
     let msg = text;
     try { msg = JSON.parse(text).error; } catch (e) { /* not JSON */ }
-    throw new Error(question + ": " + msg);
+    const err = new Error(question + ": " + msg);
+    err.status = resp.status;
+    throw err;
   }
   if (params.format === "geojson") return { geojson: JSON.parse(text), resp };
   const rows = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
@@ -201,16 +204,61 @@ async function loadMap() {
   $("map").dataset.markers = n;
 }
 
-async function loadUsers() {
-  const u = await ask("users", { ...range(), top: 10, format: "jsonl" });
+// loadTop fills the panel of the top hashtags (the API's top, from the
+// per-day term counts: whole UTC days) and the top users (users, exact to
+// the second), over the page's range and language. Neither question takes
+// terms: with a search, the panel says they count every tweet of the
+// range. A store indexed without --term-days has no per-day term counts:
+// the panel says so in one line, and still lists the users.
+async function loadTop() {
+  const t = terms();
+  $("top-scope").textContent = t ? "(of every tweet of the range, not only the search's)" : "(of the range)";
+  const [h, u] = await Promise.allSettled([
+    ask("top", { ...range(), field: "hashtag", limit: TOP, format: "jsonl" }),
+    ask("users", { ...range(), top: TOP, format: "jsonl" }),
+  ]);
+  const note = $("top-note");
+  const tags = $("hashtags").tBodies[0];
+  tags.replaceChildren();
+  $("hashtags").dataset.rows = 0;
+  if (h.status === "fulfilled") {
+    note.dataset.termdays = "yes";
+    $("hashtags").hidden = false;
+    const n = h.value.resp.headers.get("Tweetindex-Note");
+    note.textContent = n ? "note: " + n : "";
+    note.title = "";
+    for (const r of h.value.rows) {
+      const tr = tags.insertRow();
+      const a = document.createElement("a");
+      const q = new URLSearchParams({ q: r.term });
+      for (const k of ["from", "to", "lang"]) if (state[k] !== "") q.set(k, state[k]);
+      a.href = "?" + q.toString();
+      a.textContent = r.term;
+      a.className = "hashtag";
+      a.addEventListener("click", (ev) => { ev.preventDefault(); searchFor(r.term); });
+      tr.insertCell().append(a);
+      tr.insertCell().textContent = r.tweets;
+    }
+    $("hashtags").dataset.rows = h.value.rows.length;
+  } else if (h.reason.status === 409) {
+    // One line, whatever the width: the panel's own words, the API's in its title.
+    note.dataset.termdays = "no";
+    $("hashtags").hidden = true;
+    note.textContent = "No top hashtags: this store was indexed without --term-days (index into a new store with --term-days to count them).";
+    note.title = h.reason.message;
+  } else {
+    note.dataset.termdays = "unknown";
+    throw h.reason;
+  }
   const body = $("users").tBodies[0];
   body.replaceChildren();
-  for (const r of u.rows) {
+  if (u.status === "rejected") throw u.reason;
+  for (const r of u.value.rows) {
     const tr = body.insertRow();
     tr.insertCell().textContent = r.user === "" ? "(no screen name)" : "@" + r.user;
     tr.insertCell().textContent = r.tweets;
   }
-  $("users").dataset.rows = u.rows.length;
+  $("users").dataset.rows = u.value.rows.length;
 }
 
 async function loadTweets() {
@@ -241,7 +289,7 @@ async function loadTweets() {
 async function loadAll() {
   document.body.dataset.state = "loading";
   status("asking…");
-  const parts = [loadSummary(), loadSeries(), loadMap(), loadUsers(), loadTweets()];
+  const parts = [loadSummary(), loadSeries(), loadMap(), loadTop(), loadTweets()];
   const done = await Promise.allSettled(parts);
   const failed = done.filter((d) => d.status === "rejected").map((d) => d.reason.message);
   status(failed.join("; "));
@@ -255,8 +303,8 @@ function pageTo(cursors) {
     (e) => { status(e.message); document.body.dataset.state = "error"; });
 }
 
-$("search").addEventListener("submit", (ev) => {
-  ev.preventDefault();
+// search runs the form's search, the page's URL following it.
+function search() {
   const u = new URLSearchParams();
   for (const k of ["q", "op", "field", "from", "to", "lang"]) {
     state[k] = $(k).value.trim();
@@ -265,7 +313,18 @@ $("search").addEventListener("submit", (ev) => {
   state.cursors = [""];
   history.replaceState(null, "", "?" + u.toString());
   loadAll();
-});
+}
+
+// searchFor searches for one term (a hashtag clicked in the top panel),
+// in the text, over the same range and language.
+function searchFor(term) {
+  $("q").value = term;
+  $("op").value = "and";
+  $("field").value = "text";
+  search();
+}
+
+$("search").addEventListener("submit", (ev) => { ev.preventDefault(); search(); });
 $("next").addEventListener("click", () => pageTo([...state.cursors, $("next").dataset.cursor]));
 $("first").addEventListener("click", () => pageTo([""]));
 
