@@ -736,6 +736,14 @@ func (c *Cursor) SeekGE(key []byte) bool {
 // Next moves to the next cell, and reports whether there is one.
 func (c *Cursor) Next() bool { return c.it.Next() }
 
+// First moves to the first cell of the cursor's range, and reports
+// whether there is one.
+func (c *Cursor) First() bool { return c.it.First() }
+
+// Last moves to the last cell of the cursor's range, and reports whether
+// there is one.
+func (c *Cursor) Last() bool { return c.it.Last() }
+
 // Key returns the key of the current cell (without the table prefix),
 // valid until the cursor moves.
 func (c *Cursor) Key() []byte { return c.it.Key()[1:] }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -107,6 +108,57 @@ func (e *Engine) Extent(ctx context.Context) (from, to time.Time, err error) {
 		return e.extentFrom, e.extentTo, nil
 	}
 	var lo, hi string
+	if st, ok := e.R.(*storeio.Store); ok {
+		// The frequency table's keys begin with their minute, in order:
+		// its first and last cells hold the extent (a stream's server
+		// reads it again every second; a scan would read every minute).
+		lo, hi, err = minuteBounds(ctx, st)
+	}
+	if err == nil && (lo == "" || hi == "") {
+		lo, hi, err = e.scanMinuteBounds(ctx)
+	}
+	if err != nil || lo == "" {
+		return time.Time{}, time.Time{}, err
+	}
+	from, _ = time.Parse(schemas.MinuteLayout, lo)
+	to, _ = time.Parse(schemas.MinuteLayout, hi)
+	e.extentFrom, e.extentTo = from, to.Add(time.Minute)
+	return e.extentFrom, e.extentTo, nil
+}
+
+// minuteBounds returns the first and last minutes of the store's
+// frequency table, from its first and last cells ("" if either is not
+// a count's key: an empty table, or a key it cannot read the minute of,
+// which the scan then skips).
+func minuteBounds(ctx context.Context, st *storeio.Store) (lo, hi string, err error) {
+	cur, err := st.NewCursor(ctx, schemas.TableFrequency, nil, nil)
+	if err != nil {
+		return "", "", err
+	}
+	minute := func(key []byte) string {
+		if len(key) < len(schemas.MinuteLayout) {
+			return ""
+		}
+		return string(key[:len(schemas.MinuteLayout)])
+	}
+	if cur.First() {
+		lo = minute(cur.Key())
+	}
+	if cur.Last() {
+		hi = minute(cur.Key())
+	}
+	if err := cur.Close(); err != nil {
+		return "", "", err
+	}
+	if lo == "" || hi == "" {
+		return "", "", nil
+	}
+	return lo, hi, nil
+}
+
+// scanMinuteBounds is minuteBounds for a sink whose frequency table has
+// no order across its partitions (Cassandra): a scan of every cell.
+func (e *Engine) scanMinuteBounds(ctx context.Context) (lo, hi string, err error) {
 	err = e.R.ScanAll(ctx, schemas.TableFrequency, func(key, _ []byte) error {
 		if len(key) < len(schemas.MinuteLayout) {
 			return nil
@@ -120,13 +172,7 @@ func (e *Engine) Extent(ctx context.Context) (from, to time.Time, err error) {
 		}
 		return nil
 	})
-	if err != nil || lo == "" {
-		return time.Time{}, time.Time{}, err
-	}
-	from, _ = time.Parse(schemas.MinuteLayout, lo)
-	to, _ = time.Parse(schemas.MinuteLayout, hi)
-	e.extentFrom, e.extentTo = from, to.Add(time.Minute)
-	return e.extentFrom, e.extentTo, nil
+	return lo, hi, err
 }
 
 // rowKeyAt returns the smallest row key of second sec.

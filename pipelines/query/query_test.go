@@ -662,3 +662,43 @@ func TestPagesResume(t *testing.T) {
 		})
 	}
 }
+
+// TestExtentFromTableEnds: the store's extent comes from the frequency
+// table's first and last cells; it must be the smallest and largest
+// minute of all its cells (read here by a scan), and an empty store has
+// none.
+func TestExtentFromTableEnds(t *testing.T) {
+	r := openStore(t)
+	ctx := context.Background()
+	var lo, hi string
+	err := r.ScanAll(ctx, schemas.TableFrequency, func(key, _ []byte) error {
+		m := string(key[:len(schemas.MinuteLayout)])
+		if lo == "" || m < lo {
+			lo = m
+		}
+		hi = max(hi, m)
+		return nil
+	})
+	if err != nil || lo == "" {
+		t.Fatalf("scanning the frequency table: %q %v", lo, err)
+	}
+	from, to, err := query.NewEngine(r).Extent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := from.Format(schemas.MinuteLayout); got != lo {
+		t.Errorf("extent from %s, want %s", got, lo)
+	}
+	if got := to.Add(-time.Minute).Format(schemas.MinuteLayout); got != hi {
+		t.Errorf("extent to %s (exclusive), want %s's minute", to, hi)
+	}
+
+	empty, err := storeio.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	if from, to, err := query.NewEngine(empty).Extent(ctx); err != nil || !from.IsZero() || !to.IsZero() {
+		t.Errorf("an empty store's extent: %v %v %v", from, to, err)
+	}
+}
