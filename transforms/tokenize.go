@@ -341,6 +341,7 @@ func (t *tokenizer) add(term string) {
 	term = capTerm(term)
 	if t.seq != nil {
 		*t.seq = append(*t.seq, Posting{Term: term, Pos: t.pos})
+		return // positions only: no merging
 	}
 	if t.index != nil {
 		if k, ok := t.index[term]; ok {

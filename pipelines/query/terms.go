@@ -184,21 +184,25 @@ func searchMatcher(items []item, op Op, field string) func(*schemas.Tweet) bool 
 	var toks []transforms.Term
 	var posts []transforms.Posting
 	return func(t *schemas.Tweet) bool {
-		toks = transforms.FieldTerms(toks[:0], t, field)
-		posted := false
+		termed, posted := false, false
 		holds := func(it item) bool {
+			if it.phrase != nil {
+				// Its terms at its positions in the text are among the
+				// text's terms: one tokenization, with positions.
+				if !posted {
+					posts, posted = transforms.TextPostings(posts[:0], t.Text), true
+				}
+				return it.phrase.in(posts)
+			}
+			if !termed {
+				toks, termed = transforms.FieldTerms(toks[:0], t, field), true
+			}
 			for _, w := range it.tokens {
 				if !slices.ContainsFunc(toks, func(x transforms.Term) bool { return x.Term == w }) {
 					return false
 				}
 			}
-			if it.phrase == nil {
-				return true
-			}
-			if !posted {
-				posts, posted = transforms.TextPostings(posts[:0], t.Text), true
-			}
-			return it.phrase.in(posts)
+			return true
 		}
 		found := false
 		for _, it := range items {
