@@ -54,8 +54,8 @@ function terms() {
   if (t.length === 0 && phrase === "") return null;
   const p = { field: state.field };
   if (phrase !== "") p.phrase = phrase;
-  if (t.length === 1) p.term = t[0];
-  else if (t.length > 1) p[state.op] = t.join(",");
+  if (t.length === 1 && !(phrase !== "" && state.op === "or")) p.term = t[0];
+  else if (t.length > 0) p[state.op] = t.join(","); // with a phrase and OR: any of them
   return p;
 }
 
