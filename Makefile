@@ -26,16 +26,17 @@ tools:
 	$(GO) build -o bin/devbroker ./pipelines/cmd/devbroker
 	$(GO) build -o bin/devcql ./pipelines/cmd/devcql
 
-## test: every test of the repository (prism runs in process). CI runs it.
+## test: every test of the repository (prism runs in process). CI runs it. testdata/postgres's test
+## holds phrases to PostgreSQL where a server answers psql, and skips, saying so, elsewhere.
 test: vet
-	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen/...
+	$(GO) test -count=1 -timeout 25m ./... ./testdata/gen/... ./testdata/postgres
 
 ## test-short: the inner loop, under a minute on 2 cores: every test but the long end-to-end
 ## ones, which skip under -short saying what the full suite covers. TESTFLAGS=-count=1 to rerun
 ## cached results.
 TESTFLAGS ?=
 test-short:
-	$(GO) test -short -timeout 5m $(TESTFLAGS) ./... ./testdata/gen/...
+	$(GO) test -short -timeout 5m $(TESTFLAGS) ./... ./testdata/gen/... ./testdata/postgres
 
 ## vet: go vet over every package, the generator (testdata/gen/..., outside ./...) included.
 vet:

@@ -306,6 +306,9 @@ type tokenizer struct {
 	index map[string]int    // term -> index in dst, past slotCount/2 terms
 	query bool              // QueryTerms: a hashtag or mention gives only itself
 	skip  string            // word: the bare tag already added, not to be added again
+	seq   *[]Posting        // if not nil, every term added, at its position (phrase.go)
+	pos   int               // the position of the next word
+	hold  bool              // word: the terms of a tag share its one position
 }
 
 const slotCount = 256 // a power of two
@@ -336,6 +339,10 @@ func load64(s string) uint64 {
 // add records one occurrence of term.
 func (t *tokenizer) add(term string) {
 	term = capTerm(term)
+	if t.seq != nil {
+		*t.seq = append(*t.seq, Posting{Term: term, Pos: t.pos})
+		return // positions only: no merging
+	}
 	if t.index != nil {
 		if k, ok := t.index[term]; ok {
 			t.dst[k].Freq++
@@ -581,16 +588,18 @@ func (t *tokenizer) word(s string, i, j int, ascii bool, p rune) {
 	if p != 0 {
 		t.add(string(p) + s[i:j])
 		if t.query {
+			t.pos++
 			return // the tweets with "#tag" are the tweets with it and its parts
 		}
 		t.add(s[i:j])
-		t.skip = s[i:j]
-		defer func() { t.skip = "" }()
+		t.skip, t.hold = s[i:j], true
+		defer func() { t.skip, t.hold = "", false; t.pos++ }()
 	}
 	if ascii {
 		if j-i > 1 && s[i:j] != t.skip {
 			t.add(s[i:j])
 		}
+		t.next()
 		return
 	}
 	for k := i; k < j; {
@@ -613,6 +622,9 @@ func (t *tokenizer) word(s string, i, j int, ascii bool, p rune) {
 		}
 		if chars > 1 && s[start:k] != t.skip {
 			t.add(s[start:k])
+		}
+		if chars > 0 {
+			t.next() // a dropped one-letter word holds its position
 		}
 	}
 }
@@ -639,6 +651,7 @@ func (t *tokenizer) bigrams(s string, i, j int) int {
 			b = k
 		default:
 			t.add(s[a:k])
+			t.next()
 			a, b = b, k
 		}
 		n++
@@ -646,6 +659,9 @@ func (t *tokenizer) bigrams(s string, i, j int) int {
 	}
 	if n > 0 && s[a:k] != t.skip {
 		t.add(s[a:k])
+	}
+	if n > 0 {
+		t.next()
 	}
 	return k
 }

@@ -429,6 +429,7 @@ func checkInvariants(t *testing.T, s string) {
 		}
 		seen[term.Term] = true
 	}
+	checkPostings(t, s, got)
 }
 
 const (

@@ -63,11 +63,12 @@ type collideState struct {
 
 // answering calls fn with each tweet of one row key (values, in id order)
 // that answers a question: all of them, unless the row key holds more
-// than one (a collision) and match, if not nil, says otherwise. The one
-// rule retrievals (emitter.rowTweets) and counts (countAnswering) apply.
-func answering(dec *decoder, k []byte, values [][]byte, match func(*schemas.Tweet) bool, fn func(v []byte) error) error {
+// than one (a collision), or check is set (a phrase, which only the text
+// tells), and match, if not nil, says otherwise. The one rule retrievals
+// (emitter.rowTweets) and counts (countAnswering) apply.
+func answering(dec *decoder, k []byte, values [][]byte, match func(*schemas.Tweet) bool, check bool, fn func(v []byte) error) error {
 	for _, v := range values {
-		if len(values) > 1 && match != nil {
+		if (len(values) > 1 || check) && match != nil {
 			t, err := dec.decode(k, v)
 			if err != nil {
 				return err
@@ -84,13 +85,13 @@ func answering(dec *decoder, k []byte, values [][]byte, match func(*schemas.Twee
 }
 
 // countAnswering returns how many tweets of row keys ks a retrieval with
-// match and lang returns: answering, then the language, as emitter.row
-// checks it.
-func (e *Engine) countAnswering(ctx context.Context, ks []schemas.RowKey, match func(*schemas.Tweet) bool, lang string) (int64, error) {
+// match, check and lang returns: answering, then the language, as
+// emitter.row checks it.
+func (e *Engine) countAnswering(ctx context.Context, ks []schemas.RowKey, match func(*schemas.Tweet) bool, check bool, lang string) (int64, error) {
 	var n int64
 	var dec decoder
 	err := e.rows(ctx, ks, fetchChunk, func(k []byte, values [][]byte) error {
-		return answering(&dec, k, values, match, func(v []byte) error {
+		return answering(&dec, k, values, match, check, func(v []byte) error {
 			if lang != "" {
 				t, err := dec.decode(k, v)
 				if err != nil {

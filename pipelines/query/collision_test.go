@@ -106,6 +106,13 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 				func(f query.Filter) (int64, error) { return e.CountTerms(ctx, f, ws, op, "text") },
 			}
 		}
+		search := func(op query.Op, ts []string, phrases ...string) question {
+			q := query.Search{Terms: ts, Phrases: phrases, Op: op, Field: "text"}
+			return question{
+				func(p query.Page, emit func(query.Hit) error) error { return e.Search(ctx, f, q, p, emit) },
+				func(f query.Filter) (int64, error) { return e.CountSearch(ctx, f, q) },
+			}
+		}
 		inBox := func(b *query.Box) question {
 			return question{
 				func(p query.Page, emit func(query.Hit) error) error {
@@ -130,6 +137,13 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 			{"AND of both's words", terms(query.And, words[0], words[1]), nil},
 			{"OR of both's words", terms(query.Or, words[0], words[1]), both},
 			{"term of both", terms(query.And, "collide"), both},
+			// A phrase is checked on each tweet's own text.
+			{"phrase of the first", search(query.And, nil, "collide "+words[0]), ids[:1]},
+			{"phrase of the second", search(query.And, nil, "Collide, "+words[1]), ids[1:]},
+			{"phrase of the second reversed", search(query.And, nil, words[1]+" collide"), nil},
+			{"phrase of the first AND a term of both", search(query.And, []string{"collide"}, "collide "+words[0]), ids[:1]},
+			{"OR of both's phrases", search(query.Or, nil, "collide "+words[0], "collide "+words[1]), both},
+			{"OR of the first's phrase and the second's word", search(query.Or, []string{words[1]}, "collide "+words[0]), both},
 			{"author of both", question{
 				func(p query.Page, emit func(query.Hit) error) error {
 					return e.Terms(ctx, f, []string{"s"}, query.And, "user", p, emit)

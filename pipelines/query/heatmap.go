@@ -77,7 +77,7 @@ func (e *Engine) Heatmap(ctx context.Context, f Filter, box *Box, precision int)
 		return e.rows(ctx, read, fetchChunk, func(k []byte, values [][]byte) error {
 			var key schemas.RowKey
 			copy(key[:], k)
-			return answering(&dec, k, values, match, func(v []byte) error {
+			return answering(&dec, k, values, match, false, func(v []byte) error {
 				t, err := dec.decode(k, v)
 				if err != nil {
 					return err

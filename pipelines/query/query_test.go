@@ -174,6 +174,7 @@ type questions struct {
 	filters []query.Filter
 	terms   [][2]string // term, field
 	ands    [][]string
+	phrases []string // cut from the tweets (pickPhrases)
 	boxes   []*query.Box
 	// nodes are a node of each kind of edge whose edges are asked for.
 	nodes map[schemas.EdgeType]string
@@ -232,6 +233,7 @@ func pickQuestions(t *testing.T, r sink.Reader) questions {
 	q.terms = append(q.terms, [2]string{"Edge Point", "text"}, [2]string{"EDGE", "text"}, [2]string{"!?", "text"})
 	q.terms = append(q.terms, pickCJK(t, ctx, sc)...)
 	q.ands = append(q.ands, []string{"edge", "far"}, []string{"rt", "the"})
+	q.phrases = append(pickPhrases(t, ctx, r)[:6:6], "#far edge", "edge, point")
 	// Nodes: the source of the heaviest edge of each kind, and the
 	// target of the tenth, from the scan.
 	q.nodes = map[schemas.EdgeType]string{}
@@ -444,6 +446,22 @@ func answers(t *testing.T, ctx context.Context, r sink.Reader, q questions, bySc
 				}
 				put(fmt.Sprintf("%s7 terms op%d %v", p, op, ts), keys, err)
 			}
+		}
+		for i, ph := range q.phrases {
+			s := query.Search{Phrases: []string{ph}, Terms: q.ands[i%len(q.ands)][:i%2], Op: query.Op(i % 3 / 2), Field: "text"}
+			var keys []string
+			var err error
+			if byScan {
+				var k []schemas.RowKey
+				k, err = sc.Search(ctx, f, s)
+				keys = keysOf(k)
+			} else {
+				keys, err = collect(func(emit func(query.Hit) error) error { return e.Search(ctx, f, s, query.Page{}, emit) })
+				if n, err := e.CountSearch(ctx, f, s); err != nil || int(n) != len(keys) {
+					t.Errorf("%s %+v: CountSearch %d, %v; Search retrieved %d", p, s, n, err, len(keys))
+				}
+			}
+			put(fmt.Sprintf("%s7 phrase %+v", p, s), keys, err)
 		}
 		for _, typ := range schemas.EdgeTypes() {
 			if f.Lang != "" {

@@ -68,6 +68,9 @@ type emitter struct {
 	// at a row key, and a row key can hold two tweets (a collision), of
 	// which the index may mean one. Asked only of such row keys.
 	match func(*schemas.Tweet) bool
+	// check asks match of every tweet, not only of collisions: the
+	// question has a phrase, which the index alone cannot tell.
+	check bool
 	// full is the row key at which the page filled up: the other tweets
 	// of that row key still go in the page, since the next page starts
 	// after the row key.
@@ -98,7 +101,7 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 		ks = ks[i:]
 	}
 	chunk := fetchChunk
-	if o.page.Limit > 0 && o.lang == "" {
+	if o.page.Limit > 0 && o.lang == "" && !o.check {
 		chunk = max(o.page.Limit-o.n, 1) // no more than the page needs
 	}
 	return o.e.rows(ctx, ks, chunk, o.rowTweets)
@@ -106,9 +109,10 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 
 // rowTweets emits the tweets of row key k (values, in id order) that
 // answer the question: all of them, unless the row key holds more than
-// one (a collision) and match says otherwise.
+// one (a collision) or the question checks every tweet, and match says
+// otherwise.
 func (o *emitter) rowTweets(k []byte, values [][]byte) error {
-	return answering(&o.dec, k, values, o.match, func(v []byte) error { return o.row(k, v) })
+	return answering(&o.dec, k, values, o.match, o.check, func(v []byte) error { return o.row(k, v) })
 }
 
 // rows calls fn with every tweet (stored JSON, valid during the call) of

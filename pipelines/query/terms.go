@@ -82,17 +82,9 @@ func CheckField(field string) error {
 // Cassandra partition) at a time, and the lists of an hour are
 // intersected or merged in one pass, as Accumulo's intersecting iterator
 // does; the tweets go to emit in row key (time) order, at most page.Limit
-// of them after page.After.
+// of them after page.After. It is Search without phrases.
 func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, field string, page Page, emit func(Hit) error) error {
-	s, err := e.resolve(ctx, f)
-	if err != nil {
-		return err
-	}
-	out := page.emitter(e, s.lang, emit)
-	out.match = termMatcher(terms, op, field)
-	return out.end(e.termMatches(ctx, s, terms, op, field, page.After, func(keys []schemas.RowKey) error {
-		return out.keys(ctx, keys)
-	}))
+	return e.Search(ctx, f, Search{Terms: terms, Op: op, Field: field}, page, emit)
 }
 
 // CountTerms counts the tweets Terms would retrieve, from the term index
@@ -100,58 +92,24 @@ func (e *Engine) Terms(ctx context.Context, f Filter, terms []string, op Op, fie
 // a collision (collide.go) is read, and its tweets counted as Terms keeps
 // them.
 func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op, field string) (int64, error) {
-	s, err := e.resolve(ctx, f)
-	if err != nil {
-		return 0, err
-	}
-	coll, err := e.collided(ctx)
-	if err != nil {
-		return 0, err
-	}
-	match := termMatcher(terms, op, field)
-	var n int64
-	var read []schemas.RowKey
-	err = e.termMatches(ctx, s, terms, op, field, nil, func(keys []schemas.RowKey) error {
-		if s.lang != "" {
-			c, err := e.countAnswering(ctx, keys, match, s.lang)
-			n += c
-			return err
-		}
-		read = read[:0]
-		for _, k := range keys {
-			if coll[k] {
-				read = append(read, k)
-			} else {
-				n++
-			}
-		}
-		c, err := e.countAnswering(ctx, read, match, "")
-		n += c
-		return err
-	})
-	return n, err
+	return e.CountSearch(ctx, f, Search{Terms: terms, Op: op, Field: field})
 }
 
 // termMatches calls fn, an hour of s at a time in time order, with the
-// sorted row keys of the tweets that match the terms (after the row key
-// after, if not nil).
-func (e *Engine) termMatches(ctx context.Context, s span, terms []string, op Op, field string, after *schemas.RowKey, fn func([]schemas.RowKey) error) error {
-	if len(terms) == 0 {
-		return fmt.Errorf("no terms")
-	}
-	if err := CheckField(field); err != nil {
-		return err
-	}
-	groups := queryGroups(terms, field)
+// sorted row keys of the tweets whose term rows match the items (after
+// the row key after, if not nil): those holding every token of every item
+// (And) or every token of any item (Or). A phrase's tweets are among them
+// (the check of its positions is the caller's).
+func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, field string, after *schemas.RowKey, fn func([]schemas.RowKey) error) error {
 	var kept [][]string
-	for _, g := range groups {
-		if len(g) == 0 {
+	for _, it := range items {
+		if len(it.tokens) == 0 {
 			if op == And {
 				return nil // a term that is no term: no tweet holds it
 			}
 			continue
 		}
-		kept = append(kept, g)
+		kept = append(kept, it.tokens)
 	}
 	if len(kept) == 0 {
 		return nil
@@ -217,17 +175,29 @@ func (e *Engine) termMatches(ctx context.Context, s span, terms []string, op Op,
 	return nil
 }
 
-// termMatcher returns whether a tweet holds the terms as Terms asks
-// (tokenized as the index was): the check of the tweets of a row key that
-// holds more than one (a collision), which the term index cannot tell
-// apart.
-func termMatcher(terms []string, op Op, field string) func(*schemas.Tweet) bool {
-	groups := queryGroups(terms, field)
+// searchMatcher returns whether a tweet holds the items as Search asks
+// (tokenized as the index was; a phrase's terms at its positions in the
+// text): the check of the tweets of a row key that holds more than one (a
+// collision), which the term index cannot tell apart, and of every tweet
+// a phrase's terms point at.
+func searchMatcher(items []item, op Op, field string) func(*schemas.Tweet) bool {
 	var toks []transforms.Term
+	var posts []transforms.Posting
 	return func(t *schemas.Tweet) bool {
-		toks = transforms.FieldTerms(toks[:0], t, field)
-		has := func(g []string) bool {
-			for _, w := range g {
+		termed, posted := false, false
+		holds := func(it item) bool {
+			if it.phrase != nil {
+				// Its terms at its positions in the text are among the
+				// text's terms: one tokenization, with positions.
+				if !posted {
+					posts, posted = transforms.TextPostings(posts[:0], t.Text), true
+				}
+				return it.phrase.in(posts)
+			}
+			if !termed {
+				toks, termed = transforms.FieldTerms(toks[:0], t, field), true
+			}
+			for _, w := range it.tokens {
 				if !slices.ContainsFunc(toks, func(x transforms.Term) bool { return x.Term == w }) {
 					return false
 				}
@@ -235,13 +205,13 @@ func termMatcher(terms []string, op Op, field string) func(*schemas.Tweet) bool 
 			return true
 		}
 		found := false
-		for _, g := range groups {
+		for _, it := range items {
 			switch {
-			case len(g) == 0:
+			case len(it.tokens) == 0:
 				if op == And {
 					return false
 				}
-			case has(g):
+			case holds(it):
 				found = true
 			case op == And:
 				return false

@@ -5,8 +5,10 @@
 // It loads the tweets a store holds (its raw table, after deduplication)
 // into one PostgreSQL table, indexed as a data team would index it: a
 // btree on created_at, a GIN index on the array of the text's terms (made
-// by the indexing tokenizer, so that both sides search the same terms) and
-// a GiST index on the exact points. Then it picks the questions' ranges,
+// by the indexing tokenizer, so that both sides search the same terms), a
+// GIN index on a tsvector of the text's terms at their positions (the
+// same tokenizer's, for phrases: phrase.go) and a GiST index on the exact
+// points. Then it picks the questions' ranges,
 // terms and box from the store (query.NewBenchSetup), times the index
 // answers in process (query.Bench) and PostgreSQL's through psql (\timing,
 // client side, results discarded), and compares each answer: counts, the
@@ -77,6 +79,11 @@ func run(ctx context.Context, dir string, p pg, seed uint64, repeat int, load bo
 		return err
 	}
 	qs := questions(b)
+	phrase, err := pickPhrase(ctx, e, b)
+	if err != nil {
+		return err
+	}
+	qs = append(qs, phraseQuestion(b, phrase))
 	// PostgreSQL first: its answers, then its times.
 	pgTimes, err := p.times(ctx, qs, repeat)
 	if err != nil {
@@ -273,7 +280,11 @@ type pg struct {
 }
 
 func (p pg) cmd(ctx context.Context, args ...string) *exec.Cmd {
-	c := exec.CommandContext(ctx, p.psql, append([]string{"-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", p.db}, args...)...)
+	flags := []string{"-X", "-q", "-v", "ON_ERROR_STOP=1"}
+	if p.db != "" { // else psql's default (PGDATABASE, or the user's name)
+		flags = append(flags, "-d", p.db)
+	}
+	c := exec.CommandContext(ctx, p.psql, append(flags, args...)...)
 	c.Stderr = os.Stderr
 	return c
 }
@@ -347,6 +358,7 @@ create table tweets (
 	lang        text not null,
 	screen_name text not null,
 	terms       text[] not null,
+	words       tsvector not null,
 	geom        geometry(Point, 4326),
 	exact       boolean,
 	json        text not null
@@ -356,6 +368,7 @@ create table tweets (
 const indexes = `
 create index tweets_created_at on tweets (created_at);
 create index tweets_terms on tweets using gin (terms);
+create index tweets_words on tweets using gin (words);
 create index tweets_geom on tweets using gist (geom);
 vacuum analyze tweets;
 `
@@ -377,6 +390,7 @@ func (p pg) load(ctx context.Context, e *query.Engine) (int64, error) {
 	w := bufio.NewWriterSize(in, 1<<20)
 	var n int64
 	var scratch []transforms.Term
+	var posts []transforms.Posting
 	var line []byte
 	err = e.Tweets(ctx, query.Filter{}, query.Page{}, func(h query.Hit) error {
 		t, err := h.Tweet()
@@ -409,6 +423,9 @@ func (p pg) load(ctx context.Context, e *query.Engine) (int64, error) {
 		}
 		arr = append(arr, '}')
 		line = copyText(line, string(arr))
+		line = append(line, '\t')
+		posts = transforms.TextPostings(posts[:0], t.Text)
+		line = copyText(line, tsvectorText(posts))
 		line = append(line, '\t')
 		if t.HasPoint {
 			line = fmt.Appendf(line, "SRID=4326;POINT(%s %s)\t%t", strconv.FormatFloat(t.Lon, 'g', -1, 64), strconv.FormatFloat(t.Lat, 'g', -1, 64), !t.PlaceCentre)

@@ -49,7 +49,7 @@ var questionCommands = []questionCommand{
 	{"count-term", "--term T [--field text|user|url]", "4. count tweets that contain a term", withTerm, (*queryCmd).countTerm},
 	{"geo", "--bbox B [--limit N] [--cursor C] [--format geojson]", "5. geotagged tweets in a box (--format geojson: a FeatureCollection for map tools)", withBox | needBox | withPage, (*queryCmd).geo},
 	{"tweets", "[--limit N] [--cursor C]", "6. tweets of a time range", withPage, (*queryCmd).tweets},
-	{"terms", "(--term T | --and T1,T2 | --or T1,T2) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR); a term ending in * is every term that begins with it ('#vote*')", withTerms | withPage, (*queryCmd).terms},
+	{"terms", "(--term T | --and T1,T2 | --or T1,T2 | --phrase P) [--field F] [--limit N] [--cursor C]", "7, 8. tweets that contain a term, all terms (AND) or any (OR); a term ending in * is every term that begins with it ('#vote*'); --phrase P: the words of P adjacent and in order, one more term (with --or, one more of which any is enough)", withTerms | withPage, (*queryCmd).terms},
 	{"export", "[--format jsonl|csv]", "9. export every tweet of the range, streamed (jsonl: the stored JSON)", 0, (*queryCmd).export},
 	{"users", "[--top N]", "10. distribution of tweets per user; with --top N, the N users with the most tweets", 0, (*queryCmd).users},
 	{"edges", "--type retweet|quote|reply|mention|hashtag [--node NAME] [--top N] [--format gexf|graphml]", "who retweets, quotes, replies to or mentions whom, or which hashtags go together: edges weighted by tweets, most first (gexf, graphml: for Gephi, networkx, igraph)", 0, (*queryCmd).edges},
@@ -88,6 +88,7 @@ type queryCmd struct {
 	bbox           string
 	by             string
 	term, and, or  string
+	phrase         string
 	field          string
 	limit          int
 	exact, places  bool
@@ -111,6 +112,7 @@ type queryCmd struct {
 	page     query.Page
 	step     time.Duration // --by
 	words    []string      // the terms of --term, --and or --or (terms)
+	phrases  []string      // --phrase (terms)
 	op       query.Op      // And, or Or for --or
 	engine   *query.Engine
 	reader   sink.Reader
@@ -251,6 +253,7 @@ func (q *queryCmd) register(fs *flag.FlagSet, qc questionCommand) {
 	if qc.flags&withTerms != 0 {
 		fs.StringVar(&q.and, "and", "", "comma-separated terms that must all be in a tweet")
 		fs.StringVar(&q.or, "or", "", "comma-separated terms of which any must be in a tweet")
+		fs.StringVar(&q.phrase, "phrase", "", "words that must stand in a tweet's text adjacent and in this order (\"climate change\"), as the indexer tokenizes: punctuation, emoji and URLs between them do not count, a one-letter word does")
 	}
 	if qc.flags&withPage != 0 {
 		fs.IntVar(&q.limit, "limit", 0, "at most this many tweets (0: all)")
@@ -383,12 +386,19 @@ func (q *queryCmd) resolveFlags(qc questionCommand) error {
 		if q.or != "" {
 			q.words, q.op, set = splitTerms(q.or), query.Or, set+1
 		}
-		if set != 1 || len(q.words) == 0 {
-			return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2")
+		if q.phrase != "" {
+			if err := q.resolvePhrase(); err != nil {
+				return err
+			}
+		}
+		if set > 1 || set == 0 && len(q.phrases) == 0 || set == 1 && len(q.words) == 0 {
+			return errors.New("pass one of --term T, --and T1,T2 or --or T1,T2, or --phrase P (with one of them or alone)")
 		}
 		for _, w := range q.words {
 			if p, ok := prefixTerm(w); ok && (q.and != "" || p == "" || strings.HasSuffix(p, "*")) {
 				return fmt.Errorf("%q: a term ending in * (a prefix: '#vote*') is for --term and --or, with one * after at least one character", w)
+			} else if ok && q.phrase != "" {
+				return fmt.Errorf("%q: a term ending in * (a prefix) does not combine with --phrase: ask for the phrase with whole terms", w)
 			}
 		}
 	}
@@ -509,7 +519,7 @@ func (q *queryCmd) tweets(ctx context.Context) error {
 func (q *queryCmd) terms(ctx context.Context) error {
 	if any, err := q.expandPrefixes(ctx); err != nil {
 		return err
-	} else if !any {
+	} else if !any && len(q.phrases) == 0 {
 		return q.retrieve(func(func(query.Hit) error) error { return nil })
 	}
 	q.hintEmptyTerms(q.words)
@@ -517,8 +527,21 @@ func (q *queryCmd) terms(ctx context.Context) error {
 		return err
 	}
 	return q.retrieve(func(emit func(query.Hit) error) error {
-		return q.engine.Terms(ctx, q.filter, q.words, q.op, q.field, q.page, emit)
+		return q.engine.Search(ctx, q.filter, query.Search{Terms: q.words, Phrases: q.phrases, Op: q.op, Field: q.field}, q.page, emit)
 	})
+}
+
+// resolvePhrase checks --phrase: a phrase of the text field, holding a
+// word as the index tokenizes.
+func (q *queryCmd) resolvePhrase() error {
+	if q.field != "text" {
+		return fmt.Errorf("--phrase is of the text field: drop --field %s", q.field)
+	}
+	if query.PhraseWords(q.phrase) == 0 {
+		return fmt.Errorf("--phrase %q holds no word as the index tokenizes (only one-letter words, punctuation or URLs)", q.phrase)
+	}
+	q.phrases = []string{q.phrase}
+	return nil
 }
 
 // hintEmptyTerms says on stderr which terms tokenize to nothing, and so
@@ -559,6 +582,9 @@ func (q *queryCmd) noteTokenizers(ctx context.Context) error {
 		}
 	}
 	fmt.Fprintf(&b, "; this question, tokenized with version %d, can miss those tweets (index them again into a fresh %s to find them)", t.Question, store)
+	if len(q.phrases) > 0 {
+		fmt.Fprintf(&b, "; the phrase is checked against each tweet's text tokenized with version %d", t.Question)
+	}
 	fmt.Fprintln(q.stderr, b.String())
 	return nil
 }

@@ -155,6 +155,9 @@ func TestServePageInChromium(t *testing.T) {
 		{"search", "?q=" + url.QueryEscape("rt,#bigdata") + "&op=or", withPoint(rows(question{"terms", []string{"or=rt,#bigdata", "limit=1000"}})),
 			len(rows(question{"terms", []string{"or=rt,#bigdata", "limit=20"}})), len(rows(question{"users", []string{"top=10"}})), langsOf(series), steps,
 			"Tweets of the search", strconv.Itoa(int(total))},
+		{"phrase", "?q=" + url.QueryEscape(`"home goal", weather`) + "&op=or", withPoint(rows(question{"terms", []string{"phrase=home goal", "or=weather", "limit=1000"}})),
+			len(rows(question{"terms", []string{"phrase=home goal", "or=weather", "limit=20"}})), len(rows(question{"users", []string{"top=10"}})), langsOf(series), steps,
+			"Tweets of the search", strconv.Itoa(int(total))},
 	} {
 		if view.markers == 0 || view.tweets == 0 || view.users == 0 || view.langs < 2 {
 			t.Fatalf("%s: the sample gives %+v: nothing to see", view.name, view)

@@ -299,6 +299,10 @@ var sampleAsks = []question{
 	{"complete", []string{"prefix=w", "field=user", "limit=3"}},
 	{"trending", []string{"from=2026-11-01", "to=2026-11-02"}},
 	{"terms", []string{"term=#big*", "limit=4"}},
+	{"terms", []string{"phrase=home goal"}},
+	{"terms", []string{"phrase=#BigData rain", "term=rt"}},
+	{"terms", []string{"phrase=東京タワー", "limit=2"}},
+	{"terms", []string{"phrase=Amazing, at", "or=weather,#bigdata", "limit=4"}},
 }
 
 // TestServeAnswersAsQuery asks every question of the committed sample both
@@ -325,6 +329,7 @@ func TestServeAnswersAsQuery(t *testing.T) {
 		{"tweets", nil},
 		{"geo", []string{"bbox=-180,-90,180,90", "places=true"}},
 		{"terms", []string{"or=rt,#bigdata"}},
+		{"terms", []string{"phrase=home goal", "or=#bigdata"}},
 	})
 }
 
@@ -344,7 +349,7 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 	from, to := "2026-11-01T18:30:20Z", "2026-11-02T07:10:40Z"
 
 	// Terms, users and points of the data.
-	var words, users []string
+	var words, users, phrases []string
 	_, body := question{"tweets", []string{"format=jsonl", "limit=60"}}.http(t, base)
 	var points [][2]float64
 	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
@@ -356,9 +361,13 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &row); err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range strings.Fields(row.Text) {
+		fields := strings.Fields(row.Text)
+		for i, w := range fields {
 			if len(w) >= 5 && !strings.ContainsAny(w, "/:@") && len(words) < 6 {
 				words = append(words, w)
+			}
+			if i > 0 && len(phrases) < 4 && plainWord(fields[i-1]) && plainWord(w) {
+				phrases = append(phrases, fields[i-1]+" "+w)
 			}
 		}
 		if row.User != "" && len(users) < 3 {
@@ -372,8 +381,8 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 			points = append(points, [2]float64{row.Lat, row.Lon})
 		}
 	}
-	if len(words) < 4 || len(users) < 2 || len(points) < 2 {
-		t.Fatalf("the data gave words %q, users %q, points %v", words, users, points)
+	if len(words) < 4 || len(users) < 2 || len(points) < 2 || len(phrases) < 4 {
+		t.Fatalf("the data gave words %q, users %q, points %v, phrases %q", words, users, points, phrases)
 	}
 	asks := []question{
 		{"count", nil},
@@ -392,6 +401,9 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 			asks = append(asks, question{"terms", []string{"and=" + words[i-1] + "," + w}}, question{"terms", []string{"or=" + words[i-1] + "," + w, "from=" + from, "to=" + to}})
 		}
 	}
+	for i, p := range phrases {
+		asks = append(asks, question{"terms", []string{"phrase=" + p}}, question{"terms", []string{"phrase=" + p, "or=" + words[i], "limit=30"}})
+	}
 	for _, u := range users {
 		asks = append(asks, question{"count-term", []string{"term=" + u, "field=user"}}, question{"terms", []string{"term=" + u, "field=user"}})
 	}
@@ -400,14 +412,31 @@ func TestServeAnswersAsQueryOnGeneratedData(t *testing.T) {
 		asks = append(asks, question{"count-geo", []string{box, "places=true"}}, question{"geo", []string{box, "places=true"}}, question{"geo", []string{box, "from=" + from, "to=" + to}})
 	}
 	n := compareAnswers(t, base, store, asks)
-	t.Logf("%d questions, each in every format; %d answers held rows (words %q, users %q, points %v)", len(asks), n, words, users, points)
+	t.Logf("%d questions, each in every format; %d answers held rows (words %q, users %q, points %v, phrases %q)", len(asks), n, words, users, points, phrases)
 	if n < len(asks) {
 		t.Errorf("only %d answers held rows", n)
 	}
 	comparePages(t, base, store, 50, []question{
 		{"tweets", []string{"from=" + from, "to=2026-11-01T21:00:00Z"}},
 		{"terms", []string{"or=" + words[0] + "," + words[1]}},
+		{"terms", []string{"phrase=" + phrases[0], "or=" + words[0] + "," + words[1]}},
 	})
+}
+
+// plainWord reports whether w is a word of a few ASCII letters, maybe
+// with punctuation after them: two such words in a row are a phrase of
+// the text.
+func plainWord(w string) bool {
+	w = strings.TrimRight(w, ".,!?")
+	if len(w) < 3 {
+		return false
+	}
+	for _, c := range w {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // TestServeErrorsAsQuery: a wrong parameter is a 400 whose message is the

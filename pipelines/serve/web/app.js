@@ -48,13 +48,17 @@ function range() {
   return { from: state.from, to: state.to, lang: state.lang };
 }
 
-// terms returns the search's terms as the API takes them, or null.
+// terms returns the search's terms as the API takes them, or null: a
+// phrase in double quotes ("climate change") is the phrase parameter.
 function terms() {
-  const t = state.q.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  if (t.length === 0) return null;
+  let phrase = "";
+  const rest = state.q.replace(/"([^"]*)"?/, (_, s) => { phrase = s.trim(); return ","; });
+  const t = rest.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (t.length === 0 && phrase === "") return null;
   const p = { field: state.field };
-  if (t.length === 1) p.term = t[0];
-  else p[state.op] = t.join(",");
+  if (phrase !== "") p.phrase = phrase;
+  if (t.length === 1 && !(phrase !== "" && state.op === "or")) p.term = t[0];
+  else if (t.length > 0) p[state.op] = t.join(","); // with a phrase and OR: any of them
   return p;
 }
 
@@ -77,7 +81,7 @@ async function loadSummary() {
   $("total-geo").textContent = g.rows[0].geotagged_tweets.toLocaleString("en");
   const t = terms();
   $("term-count").textContent = "";
-  if (t && t.term) {
+  if (t && t.term && !t.phrase) {
     const n = await ask("count-term", { ...range(), term: t.term, field: t.field, format: "jsonl" });
     $("term-count").textContent = ", " + n.rows[0].tweets.toLocaleString("en") + " with " + t.term;
   }
