@@ -38,6 +38,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -379,26 +380,11 @@ func (p pg) load(ctx context.Context, e *query.Engine) (int64, error) {
 	if err := p.exec(ctx, schema); err != nil {
 		return 0, err
 	}
-	c := p.cmd(ctx, "-c", "copy tweets from stdin")
-	in, err := c.StdinPipe()
-	if err != nil {
-		return 0, err
-	}
-	if err := c.Start(); err != nil {
-		return 0, fmt.Errorf("psql: %w", err)
-	}
-	w := bufio.NewWriterSize(in, 1<<20)
-	var n int64
 	var scratch []transforms.Term
 	var posts []transforms.Posting
-	var line []byte
-	err = e.Tweets(ctx, query.Filter{}, query.Page{}, func(h query.Hit) error {
-		t, err := h.Tweet()
-		if err != nil {
-			return err
-		}
+	n, err := p.copyIn(ctx, "tweets", e, func(line []byte, h query.Hit, t *schemas.Tweet) []byte {
 		scratch = transforms.Tokenize(scratch[:0], t.Text)
-		line = strconv.AppendUint(line[:0], t.ID, 10)
+		line = strconv.AppendUint(line, t.ID, 10)
 		line = append(line, '\t')
 		line = time.Unix(t.CreatedAt, 0).UTC().AppendFormat(line, time.RFC3339)
 		line = append(line, '\t')
@@ -433,8 +419,38 @@ func (p pg) load(ctx context.Context, e *query.Engine) (int64, error) {
 			line = append(line, `\N`+"\t"+`\N`...)
 		}
 		line = append(line, '\t')
-		line = copyText(line, string(h.JSON))
-		line = append(line, '\n')
+		return copyText(line, string(h.JSON))
+	})
+	if err != nil {
+		return n, err
+	}
+	if n == 0 {
+		return 0, errors.New("the store holds no tweets")
+	}
+	return n, p.exec(ctx, indexes)
+}
+
+// copyIn copies one line a tweet of e (row appends it, without its
+// newline) into table through psql's COPY FROM STDIN, and returns the
+// lines copied.
+func (p pg) copyIn(ctx context.Context, table string, e *query.Engine, row func(line []byte, h query.Hit, t *schemas.Tweet) []byte) (int64, error) {
+	c := p.cmd(ctx, "-c", "copy "+table+" from stdin")
+	in, err := c.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := c.Start(); err != nil {
+		return 0, fmt.Errorf("psql: %w", err)
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	var n int64
+	var line []byte
+	err = e.Tweets(ctx, query.Filter{}, query.Page{}, func(h query.Hit) error {
+		t, err := h.Tweet()
+		if err != nil {
+			return err
+		}
+		line = append(row(line[:0], h, t), '\n')
 		n++
 		_, err = w.Write(line)
 		return err
@@ -448,13 +464,7 @@ func (p pg) load(ctx context.Context, e *query.Engine) (int64, error) {
 	if werr := c.Wait(); err == nil && werr != nil {
 		err = fmt.Errorf("psql copy: %w", werr)
 	}
-	if err != nil {
-		return n, err
-	}
-	if n == 0 {
-		return 0, errors.New("the store holds no tweets")
-	}
-	return n, p.exec(ctx, indexes)
+	return n, err
 }
 
 // copyText appends s escaped for COPY's text format.

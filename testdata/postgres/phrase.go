@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/tweetindex/tweetindex/pipelines/query"
+	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -108,39 +108,11 @@ func (p pg) loadWords(ctx context.Context, e *query.Engine, table string) (int64
 	if err := p.exec(ctx, "drop table if exists "+table+"; create table "+table+" (id bigint primary key, words tsvector not null);"); err != nil {
 		return 0, err
 	}
-	c := p.cmd(ctx, "-c", "copy "+table+" from stdin")
-	in, err := c.StdinPipe()
-	if err != nil {
-		return 0, err
-	}
-	if err := c.Start(); err != nil {
-		return 0, fmt.Errorf("psql: %w", err)
-	}
-	w := bufio.NewWriter(in)
-	var n int64
 	var posts []transforms.Posting
-	var line []byte
-	err = e.Tweets(ctx, query.Filter{}, query.Page{}, func(h query.Hit) error {
-		t, err := h.Tweet()
-		if err != nil {
-			return err
-		}
+	return p.copyIn(ctx, table, e, func(line []byte, _ query.Hit, t *schemas.Tweet) []byte {
 		posts = transforms.TextPostings(posts[:0], t.Text)
-		line = strconv.AppendUint(line[:0], t.ID, 10)
+		line = strconv.AppendUint(line, t.ID, 10)
 		line = append(line, '\t')
-		line = append(copyText(line, tsvectorText(posts)), '\n')
-		n++
-		_, err = w.Write(line)
-		return err
+		return copyText(line, tsvectorText(posts))
 	})
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := in.Close(); err == nil {
-		err = cerr
-	}
-	if werr := c.Wait(); err == nil && werr != nil {
-		err = fmt.Errorf("psql copy: %w", werr)
-	}
-	return n, err
 }
