@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"syscall"
@@ -46,13 +44,7 @@ func TestIndexServesLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams from Kafka in another process; make test runs it")
 	}
-	sample, err := os.ReadFile("../../../testdata/sample/v1-stream-12a.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
-	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
-	kafkatest.Produce(t, addr, "tweets", 0, values[:20])
+	addr, _ := streamSample(t, 20)
 	store := t.TempDir() + "/store"
 	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--serve", "127.0.0.1:0",
 		"--snapshots", "0", "--progress", "200ms", "--kafka-checkpoint", "200ms")

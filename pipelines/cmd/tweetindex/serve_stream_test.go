@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,13 +24,7 @@ func TestServeWhileStreamWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams from Kafka in another process; make test runs it (-short serves a store no one writes)")
 	}
-	sample, err := os.ReadFile("../../../testdata/sample/v1-stream-12a.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
-	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
-	kafkatest.Produce(t, addr, "tweets", 0, values[:20])
+	addr, values := streamSample(t, 20)
 	store := t.TempDir() + "/store"
 	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--progress", "200ms", "--kafka-checkpoint", "200ms", "--snapshots", "300ms")
 	c.waitIndexed(t, 60*time.Second)
@@ -40,6 +32,7 @@ func TestServeWhileStreamWrites(t *testing.T) {
 	// The first snapshot may not be published yet: open until one is.
 	sf := storeFlags(store)
 	var src *serve.Source
+	var err error
 	deadline := time.Now().Add(60 * time.Second)
 	for ; src == nil; time.Sleep(100 * time.Millisecond) { // polling for the stream's first snapshot
 		src, err = serve.OpenSource(context.Background(), serve.SourceConfig{Open: func() (*sink.Sink, error) { return sf.openForQuery(0) }, Store: store})

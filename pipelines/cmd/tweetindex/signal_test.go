@@ -141,16 +141,29 @@ func TestSIGTERMStopsBoundedRun(t *testing.T) {
 	}
 }
 
-// TestSIGTERMDrainsStream: SIGTERM drains a streaming run as SIGINT does:
-// it ends with its summary, exits 0 and records the run as succeeded.
-func TestSIGTERMDrainsStream(t *testing.T) {
+// streamSample starts a Kafka broker (kfake) with one partition of topic
+// tweets and produces to it the first n lines of the sample's v1.1 stream
+// file (all of them if n is 0); it returns the broker's address and every
+// line, for the test to produce more.
+func streamSample(t *testing.T, n int) (addr string, values [][]byte) {
+	t.Helper()
 	sample, err := os.ReadFile("../../../testdata/sample/v1-stream-12a.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	values := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
-	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
-	kafkatest.Produce(t, addr, "tweets", 0, values)
+	values = bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
+	if n == 0 {
+		n = len(values)
+	}
+	addr = kafkatest.StartBroker(t, map[string]int{"tweets": 1})
+	kafkatest.Produce(t, addr, "tweets", 0, values[:n])
+	return addr, values
+}
+
+// TestSIGTERMDrainsStream: SIGTERM drains a streaming run as SIGINT does:
+// it ends with its summary, exits 0 and records the run as succeeded.
+func TestSIGTERMDrainsStream(t *testing.T) {
+	addr, values := streamSample(t, 0)
 	dir := t.TempDir()
 	store, summary := filepath.Join(dir, "store"), filepath.Join(dir, "summary.json")
 	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--summary", summary, "--progress", "100ms", "--kafka-checkpoint", "200ms")

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 )
 
@@ -18,13 +17,7 @@ import (
 // stderr, and counts the tweets written; when the stream ends, its
 // snapshots are gone and the query reads the store itself.
 func TestQueryWhileStreamWrites(t *testing.T) {
-	sample, err := os.ReadFile("../../../testdata/sample/v1-stream-12a.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	values := bytes.Split(bytes.TrimSpace(sample), []byte("\n"))
-	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
-	kafkatest.Produce(t, addr, "tweets", 0, values)
+	addr, _ := streamSample(t, 0)
 	store := t.TempDir() + "/store"
 	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--progress", "200ms", "--kafka-checkpoint", "200ms", "--snapshots", "300ms")
 	// A query before the stream holds its store would be a query of the
