@@ -178,8 +178,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	var d schemas.Decoder
 	var out schemas.Decoded
 	markers := map[string]bool{}
-	var stored []storedVersion // every stored tweet's id and row key
-	var misses []identityMiss  // identity cells not as the tweet read calls for
+	var misses []identityMiss // identity cells not as the tweet read calls for
 	// The cells the tweets call for, looked up checkLookups at a time
 	// once checkTweets tweets have called for theirs (a Cassandra lookup
 	// is a round trip).
@@ -222,7 +221,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 			switch {
 			case c.Table == schemas.TableIdentity && (!ok[i] || !bytes.Equal(found[i], c.Value)):
 				// Judged once every version of the id is known (versions).
-				misses = append(misses, identityMiss{id: e.id, want: c, found: found[i], ok: ok[i]})
+				misses = append(misses, identityMiss{id: e.id, key: schemas.RowKey(c.Value), found: found[i], ok: ok[i]})
 			case !ok[i]:
 				problem(c.Table, missing, c, "no cell %x of tweet %d", c.Key, e.id)
 			case bytes.Equal(found[i], c.Value):
@@ -250,7 +249,6 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		t.RowKey = row.Key
 		rep.Tweets++
 		keys = append(keys, row.Key)
-		stored = append(stored, storedVersion{t.ID, row.Key})
 		counts[string(schemas.FrequencyRow{Minute: schemas.Minute(t.CreatedAt), Lang: t.Lang}.Cell().Key)]++
 		cells = transforms.RawCells(cells[:0], out.Tweets[:1])
 		cells = transforms.DeriveTweet(cells, t)
@@ -291,7 +289,14 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		i, found := slices.BinarySearchFunc(keys, k, byKey)
 		return found && i+1 < len(keys) && keys[i+1] == k
 	}
-	gone, err := versionsToRemove(stored, misses)
+	hasRaw := func(id uint64, k schemas.RowKey) (bool, error) {
+		_, ok, err := r.Lookup(ctx, schemas.TableRaw, schemas.RawRow{Key: k, ID: id}.Cell().Key)
+		if err != nil {
+			return false, fmt.Errorf("check: reading tweet %d under %s: %w", id, k, err)
+		}
+		return ok, nil
+	}
+	gone, err := versionsToRemove(misses, hasRaw)
 	if err != nil {
 		return rep, err
 	}
@@ -300,7 +305,7 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		if !m.ok {
 			what = missing
 		}
-		problem(schemas.TableIdentity, what, m.want, "tweet %d: its identity row does not name its stored tweet under %s", m.id, schemas.RowKey(m.want.Value))
+		problem(schemas.TableIdentity, what, schemas.IdentityRow{ID: m.id, Key: m.key}.Cell(), "tweet %d: its identity row does not name its stored tweet under %s", m.id, m.key)
 	}
 	for _, v := range gone.versions {
 		// A version that goes: its raw row, and its minute's count. Its
@@ -424,11 +429,11 @@ type storedVersion struct {
 	key schemas.RowKey
 }
 
-// identityMiss is an identity cell that a stored tweet calls for (want)
-// and the table lacks (!ok) or holds with another value (found).
+// identityMiss is a stored tweet (id, under row key key) whose identity
+// row the table lacks (!ok) or holds naming something else (found).
 type identityMiss struct {
 	id    uint64
-	want  schemas.Cell
+	key   schemas.RowKey
 	found []byte
 	ok    bool
 }
@@ -446,8 +451,11 @@ type removals struct {
 	versions []staleVersion
 }
 
-// versionsToRemove judges the identity rows that do not name the stored
-// tweet read (misses) with every stored version of their ids (stored):
+// versionsToRemove judges the stored tweets whose identity rows do not
+// name them (misses), with every stored version of their ids: those of
+// the misses, and the one the identity row names if the raw table holds
+// it (hasRaw; an id stored twice always misses, since its identity row
+// names one version at most):
 //
 //   - an id whose identity row is a tombstone is deleted: each of its
 //     stored versions goes (a deletion that reached one version of two);
@@ -456,29 +464,23 @@ type removals struct {
 //     key (the rule of a run that reads two versions), and its identity
 //     row must name it;
 //   - any other id's identity row must name its one stored version.
-func versionsToRemove(stored []storedVersion, misses []identityMiss) (removals, error) {
+//
+// It keeps nothing of the tweets whose identity rows are right.
+func versionsToRemove(misses []identityMiss, hasRaw func(id uint64, k schemas.RowKey) (bool, error)) (removals, error) {
 	var r removals
-	if len(misses) == 0 {
-		return r, nil
-	}
-	slices.SortFunc(stored, func(a, b storedVersion) int {
+	slices.SortFunc(misses, func(a, b identityMiss) int {
 		if a.id != b.id {
 			return cmp.Compare(a.id, b.id)
 		}
 		return bytes.Compare(a.key[:], b.key[:])
 	})
-	slices.SortStableFunc(misses, func(a, b identityMiss) int { return cmp.Compare(a.id, b.id) })
 	for i := 0; i < len(misses); {
 		m := misses[i]
-		for i < len(misses) && misses[i].id == m.id {
-			i++
+		var versions []schemas.RowKey
+		for ; i < len(misses) && misses[i].id == m.id; i++ {
+			versions = append(versions, misses[i].key)
 		}
-		at, _ := slices.BinarySearchFunc(stored, m.id, func(v storedVersion, id uint64) int { return cmp.Compare(v.id, id) })
-		end := at
-		for end < len(stored) && stored[end].id == m.id {
-			end++
-		}
-		versions := stored[at:end]
+		versions = slices.Compact(versions)
 		var named *schemas.IdentityRow
 		if m.ok {
 			row, err := schemas.DecodeIdentity(schemas.IdentityKey(m.id), m.found)
@@ -488,24 +490,28 @@ func versionsToRemove(stored []storedVersion, misses []identityMiss) (removals, 
 			named = &row
 		}
 		if named != nil && named.Deleted {
-			for _, v := range versions {
-				r.versions = append(r.versions, staleVersion{v, fmt.Sprintf("tweet %d is deleted (its identity row is a tombstone) but stored under %s", v.id, v.key)})
+			for _, k := range versions {
+				r.versions = append(r.versions, staleVersion{storedVersion{m.id, k}, fmt.Sprintf("tweet %d is deleted (its identity row is a tombstone) but stored under %s", m.id, k)})
 			}
 			continue
 		}
-		keep := versions[0].key
-		for _, v := range versions {
-			if named != nil && v.key == named.Key {
-				keep = v.key
+		keep := versions[0]
+		if named != nil {
+			held, err := hasRaw(m.id, named.Key)
+			if err != nil {
+				return r, err
+			}
+			if held {
+				keep = named.Key
+				versions = append(versions, keep)
 			}
 		}
 		if named == nil || named.Key != keep {
-			m.want = schemas.IdentityRow{ID: m.id, Key: keep}.Cell()
-			r.identity = append(r.identity, m)
+			r.identity = append(r.identity, identityMiss{id: m.id, key: keep, found: m.found, ok: m.ok})
 		}
-		for _, v := range versions {
-			if v.key != keep {
-				r.versions = append(r.versions, staleVersion{v, fmt.Sprintf("tweet %d is stored under %s and %s: the version under %s is kept", v.id, keep, v.key, keep)})
+		for _, k := range versions {
+			if k != keep {
+				r.versions = append(r.versions, staleVersion{storedVersion{m.id, k}, fmt.Sprintf("tweet %d is stored under %s and %s: the version under %s is kept", m.id, keep, k, keep)})
 			}
 		}
 	}
