@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -148,5 +151,99 @@ func TestIndexServeFlags(t *testing.T) {
 		if strings.Contains(stderr, "panic") {
 			t.Errorf("index %s: %s", strings.Join(c.args, " "), stderr)
 		}
+	}
+}
+
+// TestLiveAnswerHeldOpenStallsNoWriter: a client asks the stream's live
+// server for an export of every tweet and reads nothing, so that the
+// answer stays under way (the in-flight gauge at 1), its reads open on
+// the store the stream writes. Meanwhile a tweet produced to Kafka is
+// written and answered: an answer held open stalls no writer.
+func TestLiveAnswerHeldOpenStallsNoWriter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams from Kafka in another process; make test runs it")
+	}
+	// Enough tweets that their export (about 10 MB) fills both ends'
+	// socket buffers, of one hour an hour ago.
+	const n = 40000
+	start := time.Now().UTC().Add(-time.Hour).Truncate(time.Hour)
+	values := make([][]byte, n)
+	for i := range values {
+		values[i] = fmt.Appendf(nil, `{"created_at":%q,"id_str":"%d","text":"filler tweet %d of a held export, with words enough to weigh","lang":"en","user":{"screen_name":"filler%d"}}`,
+			start.Add(time.Duration(i)*time.Hour/n).Format(time.RubyDate), 1210000000000000000+i, i, i%100)
+	}
+	addr := kafkatest.StartBroker(t, map[string]int{"tweets": 1})
+	kafkatest.Produce(t, addr, "tweets", 0, values)
+	store := t.TempDir() + "/store"
+	c := startCLI(t, "index", "--kafka", addr, "--topic", "tweets", "--store", store, "--serve", "127.0.0.1:0",
+		"--snapshots", "0", "--progress", "200ms", "--kafka-checkpoint", "200ms")
+	base := c.waitServing(t, 60*time.Second)
+	hour := []string{"from=" + start.Format(time.RFC3339), "to=" + start.Add(time.Hour).Format(time.RFC3339)}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) { // polling while the stream writes
+		_, body := question{"count", hour}.with("format=jsonl").http(t, base)
+		if strings.TrimSpace(body) == fmt.Sprintf(`{"tweets":%d}`, n) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("count of the hour after 60 s: %s, want %d\nstream stderr:\n%s", body, n, c.stderr)
+		}
+	}
+
+	// The export, read by no one.
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		err := rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprintf(conn, "GET /api/export?%s HTTP/1.1\r\nHost: tweetindex\r\n\r\n", strings.Join(hour, "&")); err != nil {
+		t.Fatal(err)
+	}
+	inFlight := func() string {
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		m := regexp.MustCompile(`(?m)^tweetindex_http_in_flight (\d+)$`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("/metrics has no tweetindex_http_in_flight:\n%s", b)
+		}
+		return string(m[1])
+	}
+	for deadline := time.Now().Add(30 * time.Second); inFlight() != "1"; time.Sleep(10 * time.Millisecond) { // polling the gauge
+		if time.Now().After(deadline) {
+			t.Fatalf("the export is not under way: in flight %s", inFlight())
+		}
+	}
+
+	// A new tweet, written and answered while the export is held.
+	at := time.Now().UTC().Truncate(time.Second)
+	const id = "7770000000000000002"
+	kafkatest.Produce(t, addr, "tweets", 0, [][]byte{fmt.Appendf(nil,
+		`{"created_at":%q,"id_str":%q,"text":"zqheldprobe while an export is held","lang":"en","user":{"screen_name":"prober"}}`, at.Format(time.RubyDate), id)})
+	probe := question{"terms", []string{"term=zqheldprobe", "from=" + at.Format(time.RFC3339), "to=" + at.Add(time.Second).Format(time.RFC3339)}}.with("format=jsonl")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) { // polling while the stream writes
+		if _, body := probe.http(t, base); strings.Contains(body, id) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the probe is not answered within 30 s while an export is held\nstream stderr:\n%s", c.stderr)
+		}
+	}
+	if got := inFlight(); got != "1" {
+		t.Errorf("in flight %s once the probe was answered, want the held export's 1 (it ended before the probe was written: the test shows nothing)", got)
+	}
+	conn.Close()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := c.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("stream exit %d:\n%s", code, c.stderr)
 	}
 }
