@@ -2,10 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -190,35 +187,11 @@ func TestLiveAnswerHeldOpenStallsNoWriter(t *testing.T) {
 	}
 
 	// The export, read by no one.
-	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
-		var serr error
-		err := rc.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
-		return errors.Join(err, serr)
-	}}
-	conn, err := d.Dial("tcp", strings.TrimPrefix(base, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := askAndReadNothing(t, base, "/api/export?"+strings.Join(hour, "&"))
 	defer conn.Close()
-	if _, err := fmt.Fprintf(conn, "GET /api/export?%s HTTP/1.1\r\nHost: tweetindex\r\n\r\n", strings.Join(hour, "&")); err != nil {
-		t.Fatal(err)
-	}
-	inFlight := func() string {
-		resp, err := http.Get(base + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		m := regexp.MustCompile(`(?m)^tweetindex_http_in_flight (\d+)$`).FindSubmatch(b)
-		if m == nil {
-			t.Fatalf("/metrics has no tweetindex_http_in_flight:\n%s", b)
-		}
-		return string(m[1])
-	}
-	for deadline := time.Now().Add(30 * time.Second); inFlight() != "1"; time.Sleep(10 * time.Millisecond) { // polling the gauge
+	for deadline := time.Now().Add(30 * time.Second); inFlight(t, base) != "1"; time.Sleep(10 * time.Millisecond) { // polling the gauge
 		if time.Now().After(deadline) {
-			t.Fatalf("the export is not under way: in flight %s", inFlight())
+			t.Fatalf("the export is not under way: in flight %s", inFlight(t, base))
 		}
 	}
 
@@ -236,7 +209,7 @@ func TestLiveAnswerHeldOpenStallsNoWriter(t *testing.T) {
 			t.Fatalf("the probe is not answered within 30 s while an export is held\nstream stderr:\n%s", c.stderr)
 		}
 	}
-	if got := inFlight(); got != "1" {
+	if got := inFlight(t, base); got != "1" {
 		t.Errorf("in flight %s once the probe was answered, want the held export's 1 (it ended before the probe was written: the test shows nothing)", got)
 	}
 	conn.Close()

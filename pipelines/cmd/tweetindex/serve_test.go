@@ -746,15 +746,12 @@ func (l smallSendBuffers) Accept() (net.Conn, error) {
 	return c, err
 }
 
-// TestServeClientThatDoesNotRead: a client that asks for an export and
-// reads nothing holds the server's one slot only until its writes time
-// out (a little after --timeout): then the answer ends, the slot is free
-// and the next question is answered.
-func TestServeClientThatDoesNotRead(t *testing.T) {
-	store, _ := indexedSample(t)
-	base := startServe(t, store, serve.Config{Timeout: 300 * time.Millisecond, MaxInFlight: 1},
-		func(ln net.Listener) net.Listener { return smallSendBuffers{ln} })
-
+// askAndReadNothing asks the server at base for path over a connection
+// with a 4 KB receive buffer and reads nothing of the answer (close the
+// connection when done): an answer larger than the buffers stays under
+// way, its writes blocked.
+func askAndReadNothing(t *testing.T, base, path string) net.Conn {
+	t.Helper()
 	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
 		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
@@ -764,30 +761,48 @@ func TestServeClientThatDoesNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	if _, err := io.WriteString(conn, "GET /api/export HTTP/1.1\r\nHost: tweetindex\r\n\r\n"); err != nil {
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: tweetindex\r\n\r\n", path); err != nil {
+		conn.Close()
 		t.Fatal(err)
 	}
+	return conn
+}
+
+// inFlight returns the server's tweetindex_http_in_flight gauge: the
+// questions being answered.
+func inFlight(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^tweetindex_http_in_flight (\d+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("/metrics has no tweetindex_http_in_flight:\n%s", b)
+	}
+	return string(m[1])
+}
+
+// TestServeClientThatDoesNotRead: a client that asks for an export and
+// reads nothing holds the server's one slot only until its writes time
+// out (a little after --timeout): then the answer ends, the slot is free
+// and the next question is answered.
+func TestServeClientThatDoesNotRead(t *testing.T) {
+	store, _ := indexedSample(t)
+	base := startServe(t, store, serve.Config{Timeout: 300 * time.Millisecond, MaxInFlight: 1},
+		func(ln net.Listener) net.Listener { return smallSendBuffers{ln} })
+
+	conn := askAndReadNothing(t, base, "/api/export")
+	defer conn.Close()
 	// The export holds the slot, then lets it go: the in-flight gauge
 	// goes to 1, then back to 0, without the client reading a byte.
-	inFlight := func() string {
-		resp, err := http.Get(base + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		m := regexp.MustCompile(`(?m)^tweetindex_http_in_flight (\d+)$`).FindSubmatch(b)
-		if m == nil {
-			t.Fatalf("/metrics has no tweetindex_http_in_flight:\n%s", b)
-		}
-		return string(m[1])
-	}
 	deadline := time.Now().Add(30 * time.Second)
 	for _, want := range []string{"1", "0"} {
-		for inFlight() != want {
+		for inFlight(t, base) != want {
 			if time.Now().After(deadline) {
-				t.Fatalf("the export of a client that reads nothing: in flight %s, want %s within 30 s (it holds the slot)", inFlight(), want)
+				t.Fatalf("the export of a client that reads nothing: in flight %s, want %s within 30 s (it holds the slot)", inFlight(t, base), want)
 			}
 			time.Sleep(10 * time.Millisecond) // polling the gauge
 		}
