@@ -31,7 +31,7 @@ const DefaultHorizon = 24 * time.Hour
 // DedupBucket is the span of event time whose tweet ids are remembered and
 // forgotten together: a day. A dedup key holds the ids of every day it has
 // seen, each day with its own timer that forgets it Horizon after the day
-// ends.
+// ends (or after the key's own day ends, if that is later: see DedupFn).
 const DedupBucket = 24 * time.Hour
 
 // MaxShards is the largest number of dedup shards: DedupKey keeps the shard
@@ -158,7 +158,8 @@ type DedupFn struct {
 	// Version changes with every write to Seen.
 	Version state.Value[uint64]
 	// Expire has one timer per day (tagged with the day's number), which
-	// fires Horizon after the end of the day and forgets its ids.
+	// fires Horizon after the end of the day, or of the key's day if that
+	// is later, and forgets its ids.
 	Expire timers.EventTime
 	// Horizon is how long past the end of its day an id is remembered.
 	Horizon time.Duration
@@ -224,10 +225,16 @@ func (f *DedupFn) ProcessElement(ctx context.Context, sp state.Provider, tp time
 			d = &dayIDs{}
 			ids.days[day] = d
 			// The first id of this day under this key: forget the day's
-			// ids once the watermark is Horizon past its end. No output
-			// timestamp: the timer emits nothing and must not hold the
-			// watermark back.
-			end := time.Unix((day+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
+			// ids once the watermark is Horizon past its end, or past the
+			// end of the key's own day if that is later. A runner hands a
+			// key its elements and timers in event-time order, and this
+			// key's elements carry its day's start (ParseFn): a timer
+			// before them would hold them back until the watermark passes
+			// it, which a bounded read paused by flow control never lets
+			// happen (tweets whose ids' time is days after created_at).
+			// No output timestamp: the timer emits nothing and must not
+			// hold the watermark back.
+			end := time.Unix((max(day, home)+1)*int64(DedupBucket/time.Second), 0).Add(f.Horizon)
 			f.Expire.Set(tp, end, timers.WithTag(strconv.FormatInt(day, 10)), timers.WithNoOutputTimestamp())
 		}
 		return d

@@ -1,6 +1,8 @@
 package job
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -17,6 +19,7 @@ import (
 	"github.com/tweetindex/tweetindex/pipelines/maintain"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // v1Delete returns a v1.1 delete notice for id.
@@ -352,6 +355,55 @@ func TestDeletionsInAnyOrder(t *testing.T) {
 				if t.Failed() {
 					t.FailNow()
 				}
+			}
+		})
+	}
+}
+
+// TestTweetsWhoseIDTimeIsDaysFromCreatedAt indexes more tweets than the
+// flow-control backlog holds (flow.MaxBacklog), all created in one hour,
+// whose ids carry a time days or a year after created_at (or days before),
+// with a delete notice for every hundredth after them: every run finishes,
+// stores every tweet but the deleted ones and reconciles. Such tweets are
+// deduplicated under their id's day and remembered under their
+// created_at's day; a timer for the earlier day once held the key's
+// later tweets back until the watermark passed it, which the paused
+// reader never let happen: the run hung with the backlog full.
+func TestTweetsWhoseIDTimeIsDaysFromCreatedAt(t *testing.T) {
+	t.Parallel()
+	n := 2*flow.MaxBacklog + 8192
+	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	for _, shift := range []time.Duration{72 * time.Hour, 365 * 24 * time.Hour, -72 * time.Hour} {
+		t.Run(fmt.Sprintf("id time %+dh from created_at", int(shift.Hours())), func(t *testing.T) {
+			t.Parallel()
+			lines := make([]string, 0, n+n/100)
+			var deleted []string
+			for i := range n {
+				created := at.Add(time.Duration(i) * time.Hour / time.Duration(n))
+				id := snowflake(created.Add(shift), i%4096)
+				lines = append(lines, v1Tweet(id, created.Truncate(time.Second), fmt.Sprintf("shifted tweet %d", i), 0, 0))
+				if i%100 == 0 {
+					deleted = append(deleted, v1Delete(id))
+				}
+			}
+			input := writeLines(t, filepath.Join(tempDir(t), "shifted.jsonl"), append(lines, deleted...)...)
+			store := filepath.Join(tempDir(t), "store")
+			// Stopped as a signal stops it if it hangs, so that it fails
+			// here, with the reason, rather than when the test binary
+			// times out.
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			hung := time.AfterFunc(3*time.Minute, func() { cancel(errors.New("still running after 3 minutes (the dedup stage held tweets back)")) })
+			defer hung.Stop()
+			sum, err := Run(ctx, pipelines.Config{Store: store, Input: input})
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			if !sum.Reconciles() {
+				t.Fatalf("counts do not reconcile: %+v", sum)
+			}
+			if got, want := len(storedIDs(t, dumpStore(t, store))), n-len(deleted); got != want {
+				t.Errorf("the raw table holds %d tweets, want %d", got, want)
 			}
 		})
 	}
