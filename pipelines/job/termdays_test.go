@@ -174,6 +174,28 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	})
 }
 
+// TestTermDaysOfABusyDay indexes 3,000 tweets of one day whose terms
+// repeat across them: top over the day, per field, equals the scan's.
+func TestTermDaysOfABusyDay(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	var lines []string
+	for i := range 3000 {
+		at := day.Add(time.Duration(i) * 20 * time.Second)
+		lines = append(lines, v1Tweet(snowflake(at, i), at, fmt.Sprintf("#tag%d #other%d word%d @user%d", i%7, i%11, i%13, i%5), 0, 0))
+	}
+	store := filepath.Join(tempDir(t), "store")
+	runPipeline(t, pipelines.Config{Store: store, Input: writeLines(t, filepath.Join(tempDir(t), "day.jsonl"), lines...), TermDays: true})
+	s, err := sink.Open(sink.Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if top := termDaysMatchScan(t, s, "a day of 3,000 tweets"); !strings.Contains(top, "{#tag0 429}") {
+		t.Errorf("top hashtags %s: want #tag0 in 429 tweets", top)
+	}
+}
+
 var benchTermDaysStore = flag.String("bench.termdays.store", "", "BenchmarkRecountTermDays: a store whose every day's term counts to recount")
 
 // BenchmarkRecountTermDays marks every day of a store's tweets and
