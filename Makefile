@@ -81,13 +81,14 @@ bench-scale: build
 	$(GO) test -run '^$$' -bench BenchmarkScale -benchtime 1x -timeout 180m ./pipelines/job/ -args -bench.shapes=$(BENCH_SHAPES) -bench.incremental=$(BENCH_INCREMENTAL)
 
 ## bench-paths: the paths data teams run, on the same $(BENCH_N) generated tweets (the tweets of
-## make bench): files and a bounded Kafka read (bin/devbroker, 4 partitions) into the embedded store,
+## make bench): files, a bounded Kafka read (bin/devbroker, 4 partitions) and the same topic read as a
+## stream (--group --commit, drained at --stop latest) into the embedded store,
 ## files into Cassandra (bin/devcql) in process and through a prism job server with the Go SDK's
 ## worker pool (workers in other processes, as on Flink). One table: wall, tweets/s, CPU microseconds
 ## a tweet of each process (devcql and devbroker apart), peak RSS, and whether the path's tables equal
 ## the in-process file run's; then rows, requests and bytes a tweet written to Cassandra.
 ## BENCH_PATHS picks paths (files-store always runs: the reference). Not part of make test.
-BENCH_PATHS ?= files-store,kafka-store,files-cassandra,pool-cassandra
+BENCH_PATHS ?= files-store,kafka-store,kafka-stream,files-cassandra,pool-cassandra
 bench-paths: build
 	$(GO) test -run '^$$' -bench BenchmarkPaths -benchtime 1x -timeout 60m ./pipelines/job/ -args -bench.tweets=$(BENCH_N) -bench.paths=$(BENCH_PATHS)
 

@@ -27,7 +27,7 @@ import (
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
-var benchPaths = flag.String("bench.paths", "files-store,kafka-store,files-cassandra,pool-cassandra",
+var benchPaths = flag.String("bench.paths", "files-store,kafka-store,kafka-stream,files-cassandra,pool-cassandra",
 	"BenchmarkPaths's paths, comma-separated, in the order run (files-store always runs first: the others' tables are checked against its)")
 
 // BenchmarkPaths indexes the same -bench.tweets generated tweets (seed 7,
@@ -37,6 +37,10 @@ var benchPaths = flag.String("bench.paths", "files-store,kafka-store,files-cassa
 //   - files-store: files into the embedded store, in process;
 //   - kafka-store: a bounded read of a topic (devbroker, 4 partitions,
 //     --stop latest) into the embedded store, in process;
+//   - kafka-stream: the same topic read by the streaming graph (--group
+//     --commit, the offsets committed as a stream commits them), drained
+//     at the latest offsets (--stop latest): a stream's throughput when
+//     it has a backlog to catch up;
 //   - files-cassandra: files into Cassandra (devcql, on this machine), in
 //     process;
 //   - pool-cassandra: files into Cassandra with prism as a job server and
@@ -62,8 +66,8 @@ func BenchmarkPaths(b *testing.B) {
 	paths := strings.Split(*benchPaths, ",")
 	for i := range paths {
 		paths[i] = strings.TrimSpace(paths[i])
-		if !slices.Contains([]string{"files-store", "kafka-store", "files-cassandra", "pool-cassandra"}, paths[i]) {
-			b.Fatalf("-bench.paths: unknown path %q (want files-store, kafka-store, files-cassandra, pool-cassandra)", paths[i])
+		if !slices.Contains([]string{"files-store", "kafka-store", "kafka-stream", "files-cassandra", "pool-cassandra"}, paths[i]) {
+			b.Fatalf("-bench.paths: unknown path %q (want files-store, kafka-store, kafka-stream, files-cassandra, pool-cassandra)", paths[i])
 		}
 	}
 	paths = slices.DeleteFunc(paths, func(p string) bool { return p == "files-store" })
@@ -106,7 +110,7 @@ func BenchmarkPaths(b *testing.B) {
 	for _, path := range paths {
 		var r pathResult
 		switch path {
-		case "kafka-store":
+		case "kafka-store", "kafka-stream":
 			broker := startServer(b, "devbroker", devbroker, "serve", "-addr", freeAddr(b), "-topic", "tweets", "-partitions", "4")
 			files, _ := filepath.Glob(input)
 			start := time.Now()
@@ -114,10 +118,14 @@ func BenchmarkPaths(b *testing.B) {
 				b.Fatalf("devbroker produce: %v\n%s", err, out)
 			}
 			fmt.Printf("produced %d files into devbroker in %.1f s\n", len(files), time.Since(start).Seconds())
-			kstore := filepath.Join(tmp, "kafka-store")
-			r = runPath(b, "Kafka (4 partitions) -> store, in process", []*server{broker}, tweetindex, "index",
+			kstore := filepath.Join(tmp, path)
+			name, args := "Kafka (4 partitions) -> store, in process", []string{"index",
 				"--kafka", broker.addr, "--topic", "tweets", "--stop", "latest", "--store", kstore,
-				"--summary", filepath.Join(tmp, "kafka-store.json"), "--progress", "0")
+				"--summary", filepath.Join(tmp, path+".json"), "--progress", "0"}
+			if path == "kafka-stream" {
+				name, args = "Kafka (4 partitions) -> store, streaming, in process", append(args, "--group", "bench", "--commit")
+			}
+			r = runPath(b, name, []*server{broker}, tweetindex, args...)
 			broker.stop(b)
 			r.check = checkTables(refTables, fingerprintStore(b, kstore))
 			os.RemoveAll(kstore)
