@@ -115,7 +115,7 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	if opts.BulkStore {
 		defer mergeEarly(cfg)()
 	}
-	active0 := flow.ActiveReading()
+	active0, stalls0 := flow.ActiveReading(), flow.Stalls()
 	counts, doneCounting := startCounts()
 	defer doneCounting()
 	result, err := runJob(ctx, p)
@@ -215,6 +215,9 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	sum.SkippedFiles = skippedFiles(cfg.Input)
 	for _, f := range archiveio.UnreadableSince(unread0) {
 		sum.UnreadableFiles = append(sum.UnreadableFiles, f.Path+" ("+f.Reason+")")
+	}
+	if workerInProcess() {
+		sum.FlowStalls = flow.Stalls() - stalls0
 	}
 	if last := flow.LastRead(); workerInProcess() && last.After(started) {
 		sum.ReadSeconds = last.Sub(started).Seconds()

@@ -68,6 +68,12 @@ type Summary struct {
 	// count up to a second each): its idle waits left out. Only known
 	// when the workers run in this process.
 	ActiveSeconds float64 `json:"active_seconds,omitempty"`
+	// FlowStalls counts the times the readers read on although the run's
+	// backlog was full, because deduplication had taken no tweet for
+	// flow.StallLimit (tweets the runner held back): the run's memory
+	// then grew with what waited. Only known when the workers run in
+	// this process.
+	FlowStalls int64 `json:"flow_stalls,omitempty"`
 	// ReadSeconds is when, from the start of the run, the last item was
 	// read; the rest of Seconds is the run's tail (writing what was read,
 	// closing windows). Only known when the workers run in this process.

@@ -114,3 +114,40 @@ func waitHeld(t *testing.T, n int64) {
 		runtime.Gosched()
 	}
 }
+
+// TestBacklogStall: readers stop pausing once the backlog has stayed over
+// MaxBacklog with no tweet taken for StallLimit (tweets a runner holds
+// back until the input ends would otherwise pause them for good), and
+// pause again once deduplication takes tweets.
+func TestBacklogStall(t *testing.T) {
+	EnableLocalFlowControl()
+	at := time.Unix(1_800_000_000, 0)
+	clock = func() time.Time { return at }
+	backlog.Store(0)
+	t.Cleanup(func() { backlog.Store(0); clock = time.Now })
+	ctx := context.Background()
+
+	stalls0 := Stalls()
+	AddBacklog(MaxBacklog + 100)
+	if !Backlogged() {
+		t.Fatal("over MaxBacklog just now: not backlogged")
+	}
+	at = at.Add(StallLimit)
+	if !Backlogged() || WaitBacklog(ctx, time.Millisecond, 0) {
+		t.Fatal("over MaxBacklog with no take for StallLimit exactly: readers do not pause")
+	}
+	at = at.Add(time.Second)
+	if Backlogged() {
+		t.Fatal("no take for longer than StallLimit: readers still pause")
+	}
+	if !WaitBacklog(ctx, time.Hour, 0) {
+		t.Fatal("WaitBacklog in a stall: false, want true at once")
+	}
+	if n := Stalls() - stalls0; n != 1 {
+		t.Fatalf("%d stalls counted, want 1", n)
+	}
+	AddBacklog(-10) // still over MaxBacklog, but deduplication runs again
+	if !Backlogged() {
+		t.Fatal("a take after the stall: readers do not pause again")
+	}
+}

@@ -43,6 +43,28 @@ const BacklogPause = 20 * time.Millisecond
 // resumed after BacklogPause.
 const BacklogWait = time.Second
 
+// StallLimit is how long the backlog may stay over MaxBacklog with no
+// tweet taken from it before readers stop pausing for it. Flow control
+// assumes that deduplication drains the backlog; tweets that a runner
+// held back until the input ends (until the watermark passes them) would
+// otherwise keep the readers paused for good, and the run would never
+// end. Past the limit the readers read on, at the cost of the memory the
+// held tweets take, and pause again once deduplication takes tweets.
+const StallLimit = 30 * time.Second
+
+// lastTake is when deduplication last took tweets from the backlog, or
+// when the backlog last went over MaxBacklog if later (Unix nanoseconds);
+// stallLogged is the lastTake of the last stall counted in stalls.
+var lastTake, stallLogged, stalls atomic.Int64
+
+// Stalls returns how many times readers of this process read on although
+// the backlog was full, because deduplication had taken no tweet for
+// StallLimit.
+func Stalls() int64 { return stalls.Load() }
+
+// clock is time.Now, but for tests.
+var clock = time.Now
+
 // EnableLocalFlowControl turns flow control on for this process.
 func EnableLocalFlowControl() { localFlow.Store(true) }
 
@@ -50,8 +72,21 @@ func EnableLocalFlowControl() { localFlow.Store(true) }
 func LocalFlowControl() bool { return localFlow.Load() }
 
 // Backlogged reports whether readers should pause because more than
-// MaxBacklog tweets are waiting for deduplication in this process.
-func Backlogged() bool { return localFlow.Load() && backlog.Load() > MaxBacklog }
+// MaxBacklog tweets are waiting for deduplication in this process, and
+// deduplication has taken some within StallLimit.
+func Backlogged() bool {
+	if !localFlow.Load() || backlog.Load() <= MaxBacklog {
+		return false
+	}
+	at := lastTake.Load()
+	if clock().UnixNano()-at <= int64(StallLimit) {
+		return true
+	}
+	if stallLogged.Swap(at) != at {
+		stalls.Add(1) // a stall not counted yet
+	}
+	return false
+}
 
 // AddBacklog adds n tweets (negative: takes them) to those waiting for
 // deduplication in this process, when flow control is on.
@@ -60,6 +95,9 @@ func AddBacklog(n int) {
 		return
 	}
 	now := backlog.Add(int64(n))
+	if n < 0 || now > MaxBacklog && now-int64(n) <= MaxBacklog {
+		lastTake.Store(clock().UnixNano())
+	}
 	if n < 0 && now <= MaxBacklog && now-int64(n) > MaxBacklog {
 		wake()
 	}

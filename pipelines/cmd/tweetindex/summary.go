@@ -7,6 +7,7 @@ import (
 
 	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // printSummary writes a run's summary for people: the counts, which
@@ -63,5 +64,8 @@ func printSummary(w io.Writer, s job.Summary) {
 		}
 	}
 	b.WriteString("\n")
+	if s.FlowStalls > 0 {
+		fmt.Fprintf(&b, "flow control: deduplication took no tweet for %v (%d time(s)), so the readers read on without pausing; tweets the runner held back until the input ended may miss from the frequency table: run tweetindex check, then check --repair\n", flow.StallLimit, s.FlowStalls)
+	}
 	io.WriteString(w, b.String())
 }
