@@ -1,7 +1,12 @@
 package job
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"time"
+
+	"github.com/tweetindex/tweetindex/io/sink"
 )
 
 // Coverage states of a time span, as backfill status reports them.
@@ -10,6 +15,11 @@ const (
 	Partial = "partial" // some of it is, or a run over it failed or never finished
 	Missing = "missing" // no run touched it
 	Empty   = "empty"   // only runs that read nothing (RunEmpty) touched it
+	// Unknown: no recorded range touched it, and runs are recorded that
+	// say neither the range they were asked for nor the one they read
+	// (runs recorded before observed ranges were, or stopped before the
+	// runner reported): they may have.
+	Unknown = "unknown"
 )
 
 // Span is a stretch of event time [From, To) with one coverage state.
@@ -27,12 +37,37 @@ type runRange struct {
 	superseded bool // did not succeed, but was run again (Superseded)
 }
 
-// rangeOf returns r's range.
+// rangeOf returns r's asked range.
 func rangeOf(r RunRecord) runRange {
 	rr := runRange{status: r.Status}
 	rr.from, _ = time.Parse(time.RFC3339, r.From)
 	rr.to, _ = time.Parse(time.RFC3339, r.To)
 	return rr
+}
+
+// asked reports whether r was given an event-time range.
+func (r RunRecord) asked() bool { return r.From != "" || r.To != "" }
+
+// rangesOf returns r's ranges: its asked range, or those it observed
+// (seen.go), or none if it recorded neither.
+func rangesOf(r RunRecord) []runRange {
+	if r.asked() {
+		return []runRange{rangeOf(r)}
+	}
+	if r.Seen == nil {
+		return nil
+	}
+	var out []runRange
+	for _, sp := range r.Seen.Spans {
+		rr := runRange{status: r.Status}
+		var err1, err2 error
+		rr.from, err1 = time.Parse(time.RFC3339, sp.From)
+		rr.to, err2 = time.Parse(time.RFC3339, sp.To)
+		if err1 == nil && err2 == nil && rr.from.Before(rr.to) {
+			out = append(out, rr)
+		}
+	}
+	return out
 }
 
 // Superseded reports, for each of runs, whether it failed or was
@@ -53,15 +88,15 @@ func Superseded(runs []RunRecord) []bool {
 			if at, _ := time.Parse(time.RFC3339Nano, s.Started); s.Status != RunSucceeded || !at.After(started) {
 				continue
 			}
-			if r.From == "" && r.To == "" {
-				if s.From == "" && s.To == "" && s.Source == r.Source {
+			if !r.asked() {
+				if !s.asked() && s.Source == r.Source {
 					out[i] = true
 				}
 				continue
 			}
-			later = append(later, rangeOf(s))
+			later = append(later, rangesOf(s)...)
 		}
-		if r.From != "" || r.To != "" {
+		if r.asked() {
 			rr := rangeOf(r)
 			out[i] = !rr.from.IsZero() && !rr.to.IsZero() && statusOf(later, rr.from, rr.to) == Covered
 		}
@@ -73,32 +108,63 @@ func (r runRange) meets(from, to time.Time) bool {
 	return (r.from.IsZero() || r.from.Before(to)) && (r.to.IsZero() || r.to.After(from))
 }
 
-// CoverageOf cuts [from, to) into steps (an hour, a day) and says of each
-// whether the runs cover it, and how many runs over it did not succeed
-// and were not run again since (Superseded); neighbouring steps of one
-// state are merged.
+// CoverageOf cuts [from, to) into steps (an hour, a day; with step 0, at
+// the bounds of the runs' ranges) and says of each whether the runs cover
+// it, and how many runs over it did not succeed and were not run again
+// since (Superseded); neighbouring steps of one state are merged.
 // A span that only runs which read nothing (RunEmpty) touched is Empty.
-// Runs without a range (an index run over whole files) are not counted:
-// what they covered is not recorded. A run still marked running counts as
-// not finished: it is running, or it died.
+// A run's range is the one it was asked for (--from/--to), or for a run
+// given none the one it observed (RunRecord.Seen); a run that records
+// neither makes the spans no range touches Unknown rather than Missing. A
+// run still marked running counts as not finished: it is running, or it
+// died.
 func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span {
 	var ranges []runRange
+	unrecorded := false
 	superseded := Superseded(runs)
 	for i, r := range runs {
-		if r.From == "" && r.To == "" {
-			continue
+		rs := rangesOf(r)
+		if !r.asked() && r.Seen == nil {
+			unrecorded = true
 		}
-		rr := rangeOf(r)
-		rr.superseded = superseded[i]
-		ranges = append(ranges, rr)
+		for _, rr := range rs {
+			rr.superseded = superseded[i]
+			ranges = append(ranges, rr)
+		}
+	}
+	var cuts []time.Time
+	if step <= 0 {
+		for _, r := range ranges {
+			for _, t := range []time.Time{r.from, r.to} {
+				if t.After(from) && t.Before(to) {
+					cuts = append(cuts, t)
+				}
+			}
+		}
+		slices.SortFunc(cuts, time.Time.Compare)
+	}
+	next := func(t time.Time) time.Time {
+		if step > 0 {
+			return t.Add(step).Truncate(step)
+		}
+		for len(cuts) > 0 && !cuts[0].After(t) {
+			cuts = cuts[1:]
+		}
+		if len(cuts) > 0 {
+			return cuts[0]
+		}
+		return to
 	}
 	var spans []Span
 	for t := from; t.Before(to); {
-		end := t.Add(step).Truncate(step)
+		end := next(t)
 		if end.After(to) || !end.After(t) {
 			end = to
 		}
 		sp := Span{From: t, To: end, Status: statusOf(ranges, t, end)}
+		if sp.Status == Missing && unrecorded {
+			sp.Status = Unknown
+		}
 		for _, r := range ranges {
 			if r.status != RunSucceeded && r.status != RunEmpty && !r.superseded && r.meets(t, end) {
 				sp.Failed++
@@ -152,15 +218,43 @@ func statusOf(ranges []runRange, from, to time.Time) string {
 }
 
 // RunsExtent returns the earliest start and the latest end of the ranges
-// of runs (zero times if no run has a range).
+// of runs, asked or observed (zero times if no run has a range).
 func RunsExtent(runs []RunRecord) (from, to time.Time) {
 	for _, r := range runs {
-		if f, err := time.Parse(time.RFC3339, r.From); err == nil && (from.IsZero() || f.Before(from)) {
-			from = f
-		}
-		if t, err := time.Parse(time.RFC3339, r.To); err == nil && t.After(to) {
-			to = t
+		for _, rr := range rangesOf(r) {
+			if f := rr.from; !f.IsZero() && (from.IsZero() || f.Before(from)) {
+				from = f
+			}
+			if t := rr.to; t.After(to) {
+				to = t
+			}
 		}
 	}
 	return from, to
+}
+
+// ReadCoverage reads the run records of r and returns the coverage of
+// [from, to), cut at the bounds of the runs' ranges (CoverageOf, step 0):
+// the coverage of an answer over that range.
+func ReadCoverage(ctx context.Context, r sink.Reader, from, to time.Time) ([]Span, error) {
+	runs, err := ReadRunRecords(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("reading the run records: %w", err)
+	}
+	return CoverageOf(runs, from, to, 0), nil
+}
+
+// StatusOf sums spans up in one state: the spans' own if they share
+// one, else Partial.
+func StatusOf(spans []Span) string {
+	if len(spans) == 0 {
+		return Missing
+	}
+	st := spans[0].Status
+	for _, s := range spans[1:] {
+		if s.Status != st {
+			return Partial
+		}
+	}
+	return st
 }
