@@ -57,9 +57,15 @@ func rangesOf(r RunRecord) []runRange {
 	if r.Seen == nil {
 		return nil
 	}
+	status := r.Status
+	if status == RunRunning {
+		// A stream under way, whose record says what it has read so far
+		// (recordStreamSeen): covered as far as that.
+		status = RunSucceeded
+	}
 	var out []runRange
 	for _, sp := range r.Seen.Spans {
-		rr := runRange{status: r.Status}
+		rr := runRange{status: status}
 		var err1, err2 error
 		rr.from, err1 = time.Parse(time.RFC3339, sp.From)
 		rr.to, err2 = time.Parse(time.RFC3339, sp.To)

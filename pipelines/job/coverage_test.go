@@ -174,13 +174,7 @@ func TestSeenOf(t *testing.T) {
 		}
 		return tm.Unix()
 	}
-	text := func(s *Seen) string {
-		out := ""
-		for _, sp := range s.Spans {
-			out += "[" + sp.From + " " + sp.To + ")"
-		}
-		return out
-	}
+	text := seenText
 	tests := []struct {
 		name    string
 		extents []flow.Extent

@@ -118,7 +118,12 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	active0 := flow.ActiveReading()
 	counts, doneCounting := startCounts()
 	defer doneCounting()
+	stopSeen := func() {}
+	if cfg.Streaming() && cfg.From.IsZero() && cfg.To.IsZero() && workerInProcess() {
+		stopSeen = recordStreamSeen(ctx, cfg, rec, counts) // seen.go
+	}
 	result, err := runJob(ctx, p)
+	stopSeen()
 	if inProcess {
 		rememberInProcessPrism(endpoint)
 	}

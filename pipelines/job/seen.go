@@ -2,11 +2,13 @@ package job
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
@@ -122,4 +124,66 @@ func runSeen(r beam.PipelineResult, c runCounts, inProcess bool) *Seen {
 		extents = []flow.Extent{{Min: lo.Min, Max: hi.Max}}
 	}
 	return seenOf(extents)
+}
+
+// streamSeenEvery is how often a stream whose workers run in its process
+// rewrites its record, still running, with the range it has read so far
+// (recordStreamSeen).
+var streamSeenEvery = 30 * time.Second
+
+// recordStreamSeen rewrites rec, the record of a stream under way, every
+// streamSeenEvery with the range it had read a tick before (seenBefore):
+// coverage counts the range of a running stream's record as covered (the
+// stream reads on; if its process dies, its record reads as interrupted,
+// partial). stop ends it, once the last rewrite is done: call it before
+// the run's end is recorded. A rewrite that fails is tried again at the
+// next tick; the end of the run records the whole range anyway.
+func recordStreamSeen(ctx context.Context, cfg pipelines.Config, rec RunRecord, c runCounts) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		s, err := openSink(cfg)
+		if err != nil {
+			return
+		}
+		defer s.Close()
+		tick := time.NewTicker(streamSeenEvery)
+		defer tick.Stop()
+		var prev map[string]flow.Extent
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if !c.local(true) {
+				continue // another run shares the process's extents
+			}
+			if prev != nil {
+				rec.Seen = seenBefore(prev)
+				writeRunRecord(ctx, s, rec)
+			}
+			prev = flow.SeenBySource()
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// seenBefore returns the range of extents without the minute of each
+// source's latest tweet: the minutes a stream had read before it, which
+// it has written a tick later (what it read of the latest it may still
+// be reading).
+func seenBefore(extents map[string]flow.Extent) *Seen {
+	var before []flow.Extent
+	for _, e := range extents {
+		if last := floorMinute(e.Max) - 1; last >= e.Min {
+			before = append(before, flow.Extent{Min: e.Min, Max: last})
+		}
+	}
+	return seenOf(before)
 }
