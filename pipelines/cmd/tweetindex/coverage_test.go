@@ -38,13 +38,11 @@ func writeDay(t *testing.T, path string, start time.Time, n int, id0 int64) {
 func coverageOf(t *testing.T, store string, flags ...string) string {
 	t.Helper()
 	_, errOut := ask(t, append([]string{"count", "--store", store, "--format", "csv"}, flags...)...)
-	for _, l := range strings.Split(errOut, "\n") {
-		if strings.HasPrefix(l, "coverage: ") {
-			return l
-		}
+	line := cliCoverageLine(errOut)
+	if line == "" {
+		t.Fatalf("count %v: no coverage line on stderr:\n%s", flags, errOut)
 	}
-	t.Fatalf("count %v: no coverage line on stderr:\n%s", flags, errOut)
-	return ""
+	return line
 }
 
 // addRunRecord writes rec into the metadata table of store, as a run
@@ -147,4 +145,40 @@ func TestAnswerCoverage(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("/api/count: %s", resp.Status)
 	}
+}
+
+// cliCoverageLine returns the coverage line of a command's stderr.
+func cliCoverageLine(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "coverage: ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// headerCoverageLine renders the API's coverage header as the command
+// line's coverage line.
+func headerCoverageLine(t *testing.T, header string) string {
+	t.Helper()
+	var c serve.Coverage
+	if err := json.Unmarshal([]byte(header), &c); err != nil {
+		t.Errorf("%s %q: %v", serve.HeaderCoverage, header, err)
+		return ""
+	}
+	if c.From == "" {
+		return coverageLine(nil, time.Time{}, time.Time{}, false)
+	}
+	parse := func(s string) time.Time {
+		at, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Errorf("%s: %q: %v", serve.HeaderCoverage, s, err)
+		}
+		return at
+	}
+	var spans []job.Span
+	for _, s := range c.Spans {
+		spans = append(spans, job.Span{From: parse(s.From), To: parse(s.To), Status: s.Status, Failed: s.FailedRuns})
+	}
+	return coverageLine(spans, parse(c.From), parse(c.To), true)
 }
