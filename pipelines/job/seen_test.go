@@ -7,10 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/metrics"
+
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/kafkaio/kafkatest"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/transforms/flow"
 )
 
 // TestStreamRecordsWhatItRead: a stream's record, while it runs, says the
@@ -85,4 +88,40 @@ func seenText(s *Seen) string {
 		out += "[" + sp.From + " " + sp.To + ")"
 	}
 	return out
+}
+
+// metricsResult is a pipeline result that reports distributions.
+type metricsResult struct{ r *metrics.Results }
+
+func (m metricsResult) Metrics() metrics.Results { return *m.r }
+func (metricsResult) JobID() string              { return "test" }
+
+// TestSeenFromMetrics: a run whose counts are not this process's alone
+// (workers elsewhere, or another run overlapping) records one range, from
+// the earliest to the latest tweet of the runner's distribution, across
+// the steps that report it; nothing reported is a run that read nothing.
+func TestSeenFromMetrics(t *testing.T) {
+	at := func(s string) int64 {
+		tm, _ := time.Parse(time.RFC3339, s)
+		return tm.Unix()
+	}
+	dist := func(step string, lo, hi int64) metrics.DistributionResult {
+		return metrics.DistributionResult{Key: metrics.StepKey{Step: step, Namespace: flow.Namespace, Name: flow.DistributionCreatedAt},
+			Attempted: metrics.DistributionValue{Count: 2, Sum: lo + hi, Min: lo, Max: hi}}
+	}
+	remote := runCounts{} // not alone: not this process's counts
+	r := metricsResult{metrics.NewResults(nil, []metrics.DistributionResult{
+		dist("parse1", at("2026-11-04T10:00:30Z"), at("2026-11-04T11:59:59Z")),
+		dist("parse2", at("2026-11-01T00:00:00Z"), at("2026-11-01T00:10:00Z")),
+	}, nil, nil, nil)}
+	if got, want := seenText(runSeen(r, remote, false)), "[2026-11-01T00:00:00Z 2026-11-04T12:00:00Z)"; got != want {
+		t.Errorf("seen from metrics: %s, want %s", got, want)
+	}
+	none := metricsResult{metrics.NewResults(nil, nil, nil, nil, nil)}
+	if s := runSeen(none, remote, false); s == nil || len(s.Spans) != 0 {
+		t.Errorf("seen of a run whose runner reported no tweet: %+v, want no span", s)
+	}
+	if s := runSeen(nil, remote, false); s != nil {
+		t.Errorf("seen without a result (a run stopped before the runner said): %+v, want nil", s)
+	}
 }
