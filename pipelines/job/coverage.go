@@ -1,12 +1,8 @@
 package job
 
 import (
-	"context"
-	"fmt"
 	"slices"
 	"time"
-
-	"github.com/tweetindex/tweetindex/io/sink"
 )
 
 // Coverage states of a time span, as backfill status reports them.
@@ -138,32 +134,12 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 			ranges = append(ranges, rr)
 		}
 	}
-	var cuts []time.Time
 	if step <= 0 {
-		for _, r := range ranges {
-			for _, t := range []time.Time{r.from, r.to} {
-				if t.After(from) && t.Before(to) {
-					cuts = append(cuts, t)
-				}
-			}
-		}
-		slices.SortFunc(cuts, time.Time.Compare)
-	}
-	next := func(t time.Time) time.Time {
-		if step > 0 {
-			return t.Add(step).Truncate(step)
-		}
-		for len(cuts) > 0 && !cuts[0].After(t) {
-			cuts = cuts[1:]
-		}
-		if len(cuts) > 0 {
-			return cuts[0]
-		}
-		return to
+		return coverageByBounds(ranges, from, to, unrecorded)
 	}
 	var spans []Span
 	for t := from; t.Before(to); {
-		end := next(t)
+		end := t.Add(step).Truncate(step)
 		if end.After(to) || !end.After(t) {
 			end = to
 		}
@@ -175,6 +151,82 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 			if r.status != RunSucceeded && r.status != RunEmpty && !r.superseded && r.meets(t, end) {
 				sp.Failed++
 			}
+		}
+		if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(t) {
+			spans[n-1].To = end
+			spans[n-1].Failed = max(spans[n-1].Failed, sp.Failed)
+		} else {
+			spans = append(spans, sp)
+		}
+		t = end
+	}
+	return spans
+}
+
+// coverageByBounds is CoverageOf with step 0: [from, to) cut at the
+// bounds of the ranges, in one sweep over them. Between two bounds each
+// range holds all of the piece or none of it: covered if a succeeded
+// range holds it, else partial if a range that read something holds it,
+// else empty if a range that read nothing does, else missing (unknown
+// when runs record no range).
+func coverageByBounds(ranges []runRange, from, to time.Time, unrecorded bool) []Span {
+	type event struct {
+		at                      time.Time
+		succeeded, other, empty int // ranges that begin (+1) or end (-1)
+		failed                  int
+	}
+	var events []event
+	for _, r := range ranges {
+		lo, hi := r.from, r.to
+		if lo.IsZero() || lo.Before(from) {
+			lo = from
+		}
+		if hi.IsZero() || hi.After(to) {
+			hi = to
+		}
+		if !lo.Before(hi) {
+			continue
+		}
+		var e event
+		switch r.status {
+		case RunSucceeded:
+			e.succeeded = 1
+		case RunEmpty:
+			e.empty = 1
+		default:
+			e.other = 1
+			if !r.superseded {
+				e.failed = 1
+			}
+		}
+		begin, end := e, event{succeeded: -e.succeeded, other: -e.other, empty: -e.empty, failed: -e.failed}
+		begin.at, end.at = lo, hi
+		events = append(events, begin, end)
+	}
+	slices.SortFunc(events, func(a, b event) int { return a.at.Compare(b.at) })
+	var spans []Span
+	var now event // the ranges that hold the piece from t on
+	for t, i := from, 0; t.Before(to); {
+		for ; i < len(events) && !events[i].at.After(t); i++ {
+			now.succeeded += events[i].succeeded
+			now.other += events[i].other
+			now.empty += events[i].empty
+			now.failed += events[i].failed
+		}
+		end := to
+		if i < len(events) && events[i].at.Before(to) {
+			end = events[i].at
+		}
+		sp := Span{From: t, To: end, Status: Missing, Failed: now.failed}
+		switch {
+		case now.succeeded > 0:
+			sp.Status = Covered
+		case now.other > 0:
+			sp.Status = Partial
+		case now.empty > 0:
+			sp.Status = Empty
+		case unrecorded:
+			sp.Status = Unknown
 		}
 		if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(t) {
 			spans[n-1].To = end
@@ -237,17 +289,6 @@ func RunsExtent(runs []RunRecord) (from, to time.Time) {
 		}
 	}
 	return from, to
-}
-
-// ReadCoverage reads the run records of r and returns the coverage of
-// [from, to), cut at the bounds of the runs' ranges (CoverageOf, step 0):
-// the coverage of an answer over that range.
-func ReadCoverage(ctx context.Context, r sink.Reader, from, to time.Time) ([]Span, error) {
-	runs, err := ReadRunRecords(ctx, r)
-	if err != nil {
-		return nil, fmt.Errorf("reading the run records: %w", err)
-	}
-	return CoverageOf(runs, from, to, 0), nil
 }
 
 // StatusOf sums spans up in one state: the spans' own if they share

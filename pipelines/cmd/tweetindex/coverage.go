@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tweetindex/tweetindex/pipelines/job"
@@ -22,7 +23,8 @@ const maxCoverageListed = 5
 // answerCoverage returns the coverage of the range of filter f: its
 // bounds, the data's extent for an open one (query.Engine.Extent). ok is
 // false when an open bound has no extent to take (no tweets stored).
-func answerCoverage(ctx context.Context, e *query.Engine, f query.Filter) (spans []job.Span, from, to time.Time, ok bool, err error) {
+// runs reads the run records (nil: job.ReadRunRecords of e's tables).
+func answerCoverage(ctx context.Context, e *query.Engine, f query.Filter, runs func(context.Context, *query.Engine) ([]job.RunRecord, error)) (spans []job.Span, from, to time.Time, ok bool, err error) {
 	from, to = f.From, f.To
 	if from.IsZero() || to.IsZero() {
 		lo, hi, err := e.Extent(ctx)
@@ -39,8 +41,46 @@ func answerCoverage(ctx context.Context, e *query.Engine, f query.Filter) (spans
 	if from.IsZero() || to.IsZero() || !from.Before(to) {
 		return nil, from, to, false, nil
 	}
-	spans, err = job.ReadCoverage(ctx, e.R, from, to)
-	return spans, from, to, err == nil, err
+	if runs == nil {
+		runs = readRuns
+	}
+	records, err := runs(ctx, e)
+	if err != nil {
+		return nil, from, to, false, fmt.Errorf("reading the run records: %w", err)
+	}
+	return job.CoverageOf(records, from, to, 0), from, to, true, nil
+}
+
+// readRuns reads the run records of e's tables.
+func readRuns(ctx context.Context, e *query.Engine) ([]job.RunRecord, error) {
+	return job.ReadRunRecords(ctx, e.R)
+}
+
+// runsCache keeps the run records read for one engine: serve answers
+// every request of a view of the tables with one engine, and renews it
+// when the tables may have changed (a newer snapshot, a keyspace or a
+// store this process writes every --refresh), so that the records are
+// read once a view, not once a request (1,000 records take about 4 ms).
+type runsCache struct {
+	mu     sync.Mutex
+	engine *query.Engine
+	runs   []job.RunRecord
+}
+
+// read returns the run records of e's tables, read once while e is the
+// engine asked about.
+func (c *runsCache) read(ctx context.Context, e *query.Engine) ([]job.RunRecord, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.engine == e {
+		return c.runs, nil
+	}
+	runs, err := readRuns(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	c.engine, c.runs = e, runs
+	return runs, nil
 }
 
 // coverageLine renders coverage as one line: "coverage: FROM..TO covered",

@@ -15,6 +15,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/job"
+	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/pipelines/serve"
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -181,4 +182,62 @@ func headerCoverageLine(t *testing.T, header string) string {
 		spans = append(spans, job.Span{From: parse(s.From), To: parse(s.To), Status: s.Status, Failed: s.FailedRuns})
 	}
 	return coverageLine(spans, parse(c.From), parse(c.To), true)
+}
+
+// BenchmarkAnswerCoverage times what coverage adds to an answer
+// (answerCoverage and its line) on the sample's store, with the sample's
+// one run record and with 1,000 more (a daily backfill for three years):
+//
+//	go test -run '^$' -bench AnswerCoverage ./pipelines/cmd/tweetindex/
+func BenchmarkAnswerCoverage(b *testing.B) {
+	store := filepath.Join(b.TempDir(), "store")
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: store}); err != nil {
+		b.Fatal(err)
+	}
+	bench := func(runs func(context.Context, *query.Engine) ([]job.RunRecord, error)) func(*testing.B) {
+		return func(b *testing.B) {
+			benchCoverage(b, store, runs)
+		}
+	}
+	b.Run("runs=1", bench(nil))
+	day := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	var cells []schemas.Cell
+	for i := range 1000 {
+		started := day.AddDate(0, 0, i+1).Format(time.RFC3339Nano)
+		v, _ := json.Marshal(job.RunRecord{Source: "root", Started: started, Status: job.RunSucceeded,
+			From: day.AddDate(0, 0, i).Format(time.RFC3339), To: day.AddDate(0, 0, i+1).Format(time.RFC3339),
+			Summary: &job.Summary{Read: 1000, Indexed: 1000, Rows: map[string]int64{"raw": 1000}}})
+		cells = append(cells, schemas.MetaRow{Name: schemas.RunRecordPrefix + started, Value: v}.Cell())
+	}
+	tables, err := sink.Open(sink.Config{Store: store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := tables.Write(context.Background(), cells); err != nil {
+		b.Fatal(err)
+	}
+	tables.Close()
+	b.Run("runs=1001", bench(nil))
+	b.Run("runs=1001-served", bench((&runsCache{}).read)) // serve: read once a view
+}
+
+// benchCoverage times answerCoverage and its line on store, the run
+// records read by runs.
+func benchCoverage(b *testing.B, store string, runs func(context.Context, *query.Engine) ([]job.RunRecord, error)) {
+	sf := storeFlags(store)
+	s, err := sf.openForQuery(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	e := &query.Engine{R: s.Reader}
+	for b.Loop() {
+		spans, from, to, ok, err := answerCoverage(context.Background(), e, query.Filter{}, runs)
+		if err != nil || !ok {
+			b.Fatal(err)
+		}
+		if coverageLine(spans, from, to, ok) == "" {
+			b.Fatal("no line")
+		}
+	}
 }

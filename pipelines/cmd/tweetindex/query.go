@@ -195,7 +195,7 @@ func askQuestion(args []string, qi int, qc questionCommand, stdoutW, stderr io.W
 		fmt.Fprintln(q.stderr, q.note)
 	}
 	if qc.name != "bench" {
-		spans, from, to, ok, err := answerCoverage(ctx, q.engine, q.filter)
+		spans, from, to, ok, err := answerCoverage(ctx, q.engine, q.filter, nil)
 		if err != nil {
 			return err
 		}
