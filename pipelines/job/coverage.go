@@ -126,7 +126,8 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 	superseded := Superseded(runs)
 	for i, r := range runs {
 		rs := rangesOf(r)
-		if !r.asked() && r.Seen == nil {
+		if !r.asked() && r.Seen == nil && !superseded[i] {
+			// (A run of its source that succeeded since read what it did.)
 			unrecorded = true
 		}
 		for _, rr := range rs {

@@ -127,6 +127,7 @@ func TestCoverageOfObserved(t *testing.T) {
 		}
 		return RunRecord{Source: "files", Started: day.Format(time.RFC3339Nano), Seen: s, Status: status}
 	}
+	later := func(r RunRecord) RunRecord { r.Started = h(200).Format(time.RFC3339Nano); return r }
 	asked := func(from, to int, status string) RunRecord {
 		return RunRecord{Source: "root", Started: h(100).Format(time.RFC3339Nano), From: h(from).Format(time.RFC3339), To: h(to).Format(time.RFC3339), Status: status}
 	}
@@ -145,6 +146,8 @@ func TestCoverageOfObserved(t *testing.T) {
 			"[0,96) covered 0 | [96,120) missing 0"},
 		{"an old record makes the rest unknown", []RunRecord{old, asked(24, 48, RunSucceeded)},
 			"[0,24) unknown 0 | [24,48) covered 0 | [48,120) unknown 0"},
+		{"an old record run again since records its range", []RunRecord{{Source: "files", Started: day.Format(time.RFC3339Nano), Status: RunInterrupted}, later(seen(RunSucceeded, [2]int{0, 24}))},
+			"[0,24) covered 0 | [24,120) missing 0"},
 		{"cuts inside the range only", []RunRecord{seen(RunSucceeded, [2]int{-24, 200})}, "[0,120) covered 0"},
 	}
 	for _, tc := range tests {
