@@ -118,8 +118,9 @@ func (r runRange) meets(from, to time.Time) bool {
 // A run's range is the one it was asked for (--from/--to), or for a run
 // given none the one it observed (RunRecord.Seen); a run that records
 // neither makes the spans no range touches Unknown rather than Missing. A
-// run still marked running counts as not finished: it is running, or it
-// died.
+// run still marked running counts as not finished (it is running, or it
+// died), but for the range a stream under way has read so far
+// (recordStreamSeen), which counts as covered.
 func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span {
 	var ranges []runRange
 	unrecorded := false

@@ -3,6 +3,7 @@ package job
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -233,5 +234,46 @@ func TestRunRecordWithoutSeen(t *testing.T) {
 	var back RunRecord
 	if err := json.Unmarshal(b, &back); err != nil || back.Seen == nil || len(back.Seen.Spans) != 0 {
 		t.Errorf("a run that read nothing: %s read back as %+v (%v)", b, back.Seen, err)
+	}
+}
+
+// TestCoverageByBoundsMatchesSteps: with every bound on the hour, the
+// coverage cut at the runs' bounds (step 0, one sweep) is the coverage cut
+// into hours, on random runs of every state, asked and observed.
+func TestCoverageByBoundsMatchesSteps(t *testing.T) {
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	h := func(n int) time.Time { return day.Add(time.Duration(n) * time.Hour) }
+	rng := rand.New(rand.NewPCG(7, 40))
+	statuses := []string{RunSucceeded, RunFailed, RunInterrupted, RunRunning, RunEmpty}
+	for trial := range 500 {
+		var runs []RunRecord
+		for i := range rng.IntN(6) {
+			from := rng.IntN(40) - 4
+			r := RunRecord{Source: fmt.Sprint("s", rng.IntN(2)), Started: h(100 + i).Format(time.RFC3339Nano), Status: statuses[rng.IntN(len(statuses))]}
+			switch rng.IntN(3) {
+			case 0:
+				r.From, r.To = h(from).Format(time.RFC3339), h(from+1+rng.IntN(12)).Format(time.RFC3339)
+			case 1:
+				if r.Status == RunEmpty {
+					r.Status = RunSucceeded // only asked ranges are recorded empty
+				}
+				r.Seen = &Seen{Spans: []SeenSpan{}}
+				for at := from; at < 44 && len(r.Seen.Spans) < 3; at += 2 + rng.IntN(8) {
+					end := at + 1 + rng.IntN(3)
+					r.Seen.Spans = append(r.Seen.Spans, SeenSpan{From: h(at).Format(time.RFC3339), To: h(end).Format(time.RFC3339)})
+					at = end
+				}
+			default:
+				if r.Status == RunEmpty {
+					r.Status = RunSucceeded
+				}
+			}
+			runs = append(runs, r)
+		}
+		bySteps := fmt.Sprint(CoverageOf(runs, h(0), h(36), time.Hour))
+		byBounds := fmt.Sprint(CoverageOf(runs, h(0), h(36), 0))
+		if bySteps != byBounds {
+			t.Fatalf("trial %d, runs %+v:\nby hours  %s\nby bounds %s", trial, runs, bySteps, byBounds)
+		}
 	}
 }
