@@ -26,8 +26,9 @@ import (
 // The ranges per source are known when the run's workers run in its
 // process (prism, LOOPBACK) and no other run overlapped it; otherwise the
 // run records one range, from the earliest to the latest tweet, from the
-// runner's metrics (flow.DistributionCreatedAt), and none if the runner
-// reports none.
+// runner's metrics (flow.DistributionCreatedAt); a runner that reports no
+// such distribution for a run that read items records nothing (nil: not
+// known), one that read none an empty range.
 
 // maxSeenSpans bounds the spans of a record: beyond, the spans across the
 // shortest gaps are joined.
@@ -113,6 +114,13 @@ func runSeen(r beam.PipelineResult, c runCounts, inProcess bool) *Seen {
 		}
 		if v := d.Result(); v.Count > 0 {
 			extents = append(extents, flow.Extent{Min: v.Min, Max: v.Max})
+		}
+	}
+	if len(extents) == 0 {
+		for _, c := range r.Metrics().AllMetrics().Counters() {
+			if c.Key.Namespace == flow.Namespace && c.Key.Name == flow.CounterRead && c.Result() > 0 {
+				return nil // items read, and no distribution of their times: not known
+			}
 		}
 	}
 	if len(extents) > 1 {

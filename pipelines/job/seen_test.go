@@ -99,7 +99,8 @@ func (metricsResult) JobID() string              { return "test" }
 // TestSeenFromMetrics: a run whose counts are not this process's alone
 // (workers elsewhere, or another run overlapping) records one range, from
 // the earliest to the latest tweet of the runner's distribution, across
-// the steps that report it; nothing reported is a run that read nothing.
+// the steps that report it; no distribution is a run that read nothing,
+// or, when the run read items, a runner that does not report it.
 func TestSeenFromMetrics(t *testing.T) {
 	at := func(s string) int64 {
 		tm, _ := time.Parse(time.RFC3339, s)
@@ -120,6 +121,10 @@ func TestSeenFromMetrics(t *testing.T) {
 	none := metricsResult{metrics.NewResults(nil, nil, nil, nil, nil)}
 	if s := runSeen(none, remote, false); s == nil || len(s.Spans) != 0 {
 		t.Errorf("seen of a run whose runner reported no tweet: %+v, want no span", s)
+	}
+	read := metricsResult{metrics.NewResults([]metrics.CounterResult{{Attempted: 5, Key: metrics.StepKey{Step: "parse", Namespace: flow.Namespace, Name: flow.CounterRead}}}, nil, nil, nil, nil)}
+	if s := runSeen(read, remote, false); s != nil {
+		t.Errorf("seen of a run that read items and whose runner reported no distribution: %+v, want nil (not known)", s)
 	}
 	if s := runSeen(nil, remote, false); s != nil {
 		t.Errorf("seen without a result (a run stopped before the runner said): %+v, want nil", s)
