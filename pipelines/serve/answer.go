@@ -103,12 +103,14 @@ func (s *Server) answer(q Question) http.HandlerFunc {
 		}
 		if q.Coverage != nil {
 			c, err := q.Coverage(ctx, g.engine, params)
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				s.log.Warn("coverage", "question", q.Name, "error", oneLine(err.Error()))
 				writeError(sw, http.StatusInternalServerError, oneLine(err.Error()))
 				return
 			}
-			if c != nil {
+			// (Past the request's time, or the client gone: the answer
+			// says so.)
+			if err == nil && c != nil {
 				out.coverage = c.header()
 			}
 		}
