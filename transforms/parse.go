@@ -111,6 +111,46 @@ type ParseFn struct {
 	out     schemas.Decoded
 	groups  map[int64]*TweetBatch
 	pending []int64
+	seen    seenExtent
+}
+
+// note adds the created_at of the tweets decoded from a record of source,
+// f.out.Tweets[from:], within [From, To), to the extent of the batch.
+func (f *ParseFn) note(ctx context.Context, source string, from int) {
+	for i := from; i < len(f.out.Tweets); i++ {
+		if sec := f.out.Tweets[i].CreatedAt; InRange(sec, f.From, f.To) {
+			f.seen.add(ctx, source, sec)
+		}
+	}
+}
+
+// seenExtent gathers the event time of the tweets of a batch of records,
+// source by source (records of one source come together), for
+// flow.NoteSeen: what a run without a range covered.
+type seenExtent struct {
+	source string
+	lo, hi int64
+	any    bool
+}
+
+func (s *seenExtent) reset() { *s = seenExtent{} }
+
+func (s *seenExtent) add(ctx context.Context, source string, sec int64) {
+	if s.any && source != s.source {
+		s.flush(ctx)
+	}
+	if !s.any {
+		s.source, s.lo, s.hi, s.any = source, sec, sec, true
+		return
+	}
+	s.lo, s.hi = min(s.lo, sec), max(s.hi, sec)
+}
+
+func (s *seenExtent) flush(ctx context.Context) {
+	if s.any {
+		flow.NoteSeen(ctx, s.source, s.lo, s.hi)
+	}
+	s.reset()
 }
 
 // Setup prepares the decoder.
@@ -126,9 +166,12 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 	f.out.Reset()
 	var expect []schemas.Ack
 	var deleteAcks []schemas.Ack
+	f.seen.reset()
 	for _, rec := range recs {
 		if !f.Ack {
+			nt := len(f.out.Tweets)
 			f.dec.Decode(rec, &f.out)
+			f.note(ctx, rec.Origin.Source, nt)
 			continue
 		}
 		if rec.Gap {
@@ -139,6 +182,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		}
 		nt, nd := len(f.out.Tweets), len(f.out.Deletes)
 		f.dec.Decode(rec, &f.out)
+		f.note(ctx, rec.Origin.Source, nt)
 		var units int32
 		for i := nt; i < len(f.out.Tweets); i++ {
 			// Acknowledged by the record's offset, whatever line of a
@@ -161,6 +205,7 @@ func (f *ParseFn) ProcessElement(ctx context.Context, recs []schemas.Record, emi
 		expect = append(expect, schemas.Ack{Source: rec.Origin.Source, Offset: rec.Origin.Line,
 			Expect: true, Units: units, From: rec.From, Start: rec.Start})
 	}
+	f.seen.flush(ctx)
 	read := int64(len(f.out.Tweets) + f.out.Controls + len(f.out.Rejects))
 	readCount.Inc(ctx, read)
 	flow.AddRead(read)

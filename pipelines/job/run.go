@@ -118,7 +118,12 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	active0, stalls0 := flow.ActiveReading(), flow.Stalls()
 	counts, doneCounting := startCounts()
 	defer doneCounting()
+	stopSeen := func() {}
+	if cfg.Streaming() && cfg.From.IsZero() && cfg.To.IsZero() && workerInProcess() {
+		stopSeen = recordStreamSeen(ctx, cfg, rec, counts) // seen.go
+	}
 	result, err := runJob(ctx, p)
+	stopSeen()
 	if inProcess {
 		rememberInProcessPrism(endpoint)
 	}
@@ -134,6 +139,9 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	elapsed := time.Since(started)
 	var flushed, compacted time.Duration // of elapsed, finishing the store
 	rec.Finished = started.Add(elapsed).UTC().Format(time.RFC3339Nano)
+	if cfg.From.IsZero() && cfg.To.IsZero() {
+		rec.Seen = runSeen(result, counts, workerInProcess()) // seen.go
+	}
 	if err != nil && ctx.Err() != nil {
 		// Stopped from outside (a signal): not a failure of the pipeline.
 		cause := context.Cause(ctx)
@@ -370,12 +378,17 @@ const (
 )
 
 // RunRecord is the metadata row of one run, under "run/<start time>": the
-// source, the event-time range it indexed (empty for all), when it ran,
-// how it ended, and its summary.
+// source, the event-time range it was asked to index (empty for all) or
+// the one it observed, when it ran, how it ended, and its summary.
 type RunRecord struct {
-	Source   string   `json:"source"`
-	From     string   `json:"from,omitempty"`
-	To       string   `json:"to,omitempty"`
+	Source string `json:"source"`
+	From   string `json:"from,omitempty"`
+	To     string `json:"to,omitempty"`
+	// Seen, for a run given no range (From and To empty), is the event
+	// time of the tweets it read (seen.go); nil in the records of runs
+	// that did not record it (before it was recorded, or stopped before
+	// the runner said).
+	Seen     *Seen    `json:"seen,omitempty"`
 	Started  string   `json:"started"`
 	Finished string   `json:"finished,omitempty"`
 	Status   string   `json:"status"`

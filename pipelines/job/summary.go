@@ -195,7 +195,18 @@ func startCounts() (c runCounts, done func()) {
 	c.alone = runsActive.Add(1) == 1
 	c.gen = runsStarted.Add(1)
 	c.local0 = flow.LocalCounters()
+	if c.alone {
+		// No other run is under way to read them: the extents of the
+		// tweets read from here on are this run's (runSeen).
+		flow.ResetSeen()
+	}
 	return c, func() { runsActive.Add(-1) }
+}
+
+// local reports whether this process's counts are the run's alone: every
+// worker ran in it and no other run overlapped it (see runSummary).
+func (c runCounts) local(inProcess bool) bool {
+	return inProcess && c.alone && runsStarted.Load() == c.gen && runsActive.Load() == 1
 }
 
 // runSummary returns the summary of a run from its counters: the counts
@@ -211,7 +222,7 @@ func startCounts() (c runCounts, done func()) {
 // of 1 M (whose counter first reports at the run's end, from many
 // bundles at once).
 func runSummary(r beam.PipelineResult, c runCounts, inProcess bool, elapsed time.Duration) Summary {
-	if !inProcess || !c.alone || runsStarted.Load() != c.gen || runsActive.Load() != 1 {
+	if !c.local(inProcess) {
 		return SummaryFromResult(r, elapsed)
 	}
 	now := flow.LocalCounters()

@@ -101,6 +101,19 @@ func (s *Server) answer(q Question) http.HandlerFunc {
 		if !g.snapshot.IsZero() {
 			out.snapshot = g.snapshot.UTC().Format(time.RFC3339Nano)
 		}
+		if q.Coverage != nil {
+			c, err := q.Coverage(ctx, g.engine, params)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("coverage", "question", q.Name, "error", oneLine(err.Error()))
+				writeError(sw, http.StatusInternalServerError, oneLine(err.Error()))
+				return
+			}
+			// (Past the request's time, or the client gone: the answer
+			// says so.)
+			if err == nil && c != nil {
+				out.coverage = c.header()
+			}
+		}
 		res, err := q.Answer(ctx, g.engine, params, out)
 		if err != nil {
 			msg := oneLine(err.Error())
@@ -184,6 +197,7 @@ type heldWriter struct {
 	size        int
 	contentType string
 	snapshot    string
+	coverage    string // HeaderCoverage, if any
 	buf         []byte
 	sent        bool // the status and headers are sent
 }
@@ -215,6 +229,9 @@ func (h *heldWriter) send(whole bool) {
 	hd.Set("Cache-Control", "no-store")
 	if h.snapshot != "" {
 		hd.Set(HeaderSnapshot, h.snapshot)
+	}
+	if h.coverage != "" {
+		hd.Set(HeaderCoverage, h.coverage)
 	}
 	if whole {
 		hd.Set("Content-Length", strconv.Itoa(len(h.buf)))

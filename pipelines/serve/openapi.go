@@ -38,6 +38,10 @@ func openAPI(qs []Question) ([]byte, error) {
 			headers[HeaderNextCursor] = obj{"description": "When limit is given and the page is full: the cursor of the next page (the row_key of its last tweet). A header for a page of up to 1 MB, a trailer after a longer one.", "schema": obj{"type": "string"}}
 		}
 		headers[HeaderSnapshot] = obj{"description": "On a store a stream is writing: when the snapshot answered from was taken.", "schema": obj{"type": "string", "format": "date-time"}}
+		if q.Coverage != nil {
+			headers[HeaderCoverage] = obj{"description": "How complete the answer is: the coverage object (JSON, the Coverage schema) of the question's range (from, to; an open bound is the data's extent): its spans, each covered, partial (a run over it failed or never finished, or runs cover part of it), missing (no run read it), empty (only runs that read nothing) or unknown (runs are recorded that say not what they read). The command line prints it as its coverage line on stderr.",
+				"schema": obj{"type": "string"}}
+		}
 		ok["headers"] = headers
 		paths["/api/"+q.Name] = obj{"get": obj{
 			"operationId": q.Name,
@@ -63,11 +67,14 @@ func openAPI(qs []Question) ([]byte, error) {
 			"description": "The questions of tweetindex query, with the same parameters (the flags without their dashes) and the same answers. Times are RFC 3339 or UTC dates; a range [from, to) is exact to the second.",
 		},
 		"paths": paths,
-		"components": obj{"schemas": obj{"Error": obj{
-			"type":       "object",
-			"properties": obj{"error": obj{"type": "string"}},
-			"required":   []string{"error"},
-		}}},
+		"components": obj{"schemas": obj{
+			"Error": obj{
+				"type":       "object",
+				"properties": obj{"error": obj{"type": "string"}},
+				"required":   []string{"error"},
+			},
+			"Coverage": coverageSchema(),
+		}},
 	}
 	return json.MarshalIndent(doc, "", "  ")
 }
@@ -89,4 +96,31 @@ func defaultValue(p Param) any {
 		return n
 	}
 	return p.Default
+}
+
+// coverageSchema describes the value of HeaderCoverage.
+func coverageSchema() map[string]any {
+	type obj = map[string]any
+	status := obj{"type": "string", "enum": []string{"covered", "partial", "missing", "empty", "unknown"}}
+	return obj{
+		"type":        "object",
+		"description": "The value of the " + HeaderCoverage + " header. Times are RFC 3339; a span is [from, to).",
+		"properties": obj{
+			"from":   obj{"type": "string", "format": "date-time", "description": "The range's start (absent when no tweet is stored and the range is open)."},
+			"to":     obj{"type": "string", "format": "date-time", "description": "The range's end, exclusive."},
+			"status": obj{"allOf": []obj{status}, "description": "The spans' one status, or partial when they differ."},
+			"spans": obj{"type": "array", "items": obj{
+				"type": "object",
+				"properties": obj{
+					"from":        obj{"type": "string", "format": "date-time"},
+					"to":          obj{"type": "string", "format": "date-time"},
+					"status":      status,
+					"failed_runs": obj{"type": "integer", "description": "Runs over the span that failed or never finished and were not run again."},
+				},
+				"required": []string{"from", "to", "status"},
+			}},
+			"spans_left_off": obj{"type": "integer", "description": "Spans after the last one given (the header holds at most 50)."},
+		},
+		"required": []string{"status", "spans"},
+	}
 }

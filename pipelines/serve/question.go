@@ -25,6 +25,9 @@ type Question struct {
 	// it goes. Its error is a BadRequest error when params are wrong
 	// (found before anything is written).
 	Answer func(ctx context.Context, e *query.Engine, params url.Values, w io.Writer) (Result, error)
+	// Coverage, if not nil, says how complete the answer is
+	// (HeaderCoverage); it is asked before Answer.
+	Coverage CoverageFunc
 }
 
 // Param is a parameter of a question.

@@ -189,6 +189,7 @@ func TestConfigValidate(t *testing.T) {
 func TestOpenAPIDescribesQuestions(t *testing.T) {
 	q := writing("tweets", 1, Result{}, nil)
 	q.Params = []Param{{Name: "limit", Type: "integer", Default: "0"}, {Name: "by-lang", Type: "boolean", Default: "false"}, {Name: "format", Type: "string"}}
+	q.Coverage = func(context.Context, *query.Engine, url.Values) (*Coverage, error) { return nil, nil }
 	b, err := openAPI([]Question{q})
 	if err != nil {
 		t.Fatal(err)
@@ -221,10 +222,49 @@ func TestOpenAPIDescribesQuestions(t *testing.T) {
 		t.Errorf("parameters: %+v", p.Parameters)
 	}
 	ok := p.Responses["200"]
-	if ok.Content["application/x-ndjson"] == nil || ok.Content["text/csv"] == nil || ok.Headers[HeaderNextCursor] == nil {
+	if ok.Content["application/x-ndjson"] == nil || ok.Content["text/csv"] == nil || ok.Headers[HeaderNextCursor] == nil || ok.Headers[HeaderCoverage] == nil {
 		t.Errorf("200: %+v", ok)
+	}
+	if !strings.Contains(string(b), `"Coverage": {`) || !strings.Contains(string(b), `"spans"`) {
+		t.Errorf("the description lacks the Coverage schema")
 	}
 	if doc.Paths["/healthz"].Get.Responses["503"].Content != nil || doc.Paths["/metrics"].Get.Responses == nil {
 		t.Errorf("paths: %v", doc.Paths)
+	}
+}
+
+// TestAnswerCoverageHeader: the coverage comes as a header before the
+// first byte, of a short answer and of a long one that streams; a request
+// whose parameters are wrong (no coverage) gets none; a coverage that
+// cannot be read is a 500.
+func TestAnswerCoverageHeader(t *testing.T) {
+	c := &Coverage{From: "2026-11-01T00:00:00Z", To: "2026-11-02T00:00:00Z", Status: "partial", Spans: []CoverageSpan{
+		{From: "2026-11-01T00:00:00Z", To: "2026-11-01T12:00:00Z", Status: "covered"},
+		{From: "2026-11-01T12:00:00Z", To: "2026-11-02T00:00:00Z", Status: "missing"},
+	}}
+	covered := func(_ context.Context, _ *query.Engine, params url.Values) (*Coverage, error) {
+		if params.Get("bad") != "" {
+			return nil, nil
+		}
+		if params.Get("fail") != "" {
+			return nil, errors.New("reading the run records: broken")
+		}
+		return c, nil
+	}
+	short, long := writing("short", 1000, Result{}, nil), writing("long", 300<<10, Result{}, nil)
+	short.Coverage, long.Coverage = covered, covered
+	base := startFake(t, Config{}, short, long)
+	want, _ := json.Marshal(c)
+	for _, q := range []string{"short", "long"} {
+		resp, _, err := get(t, base+"/api/"+q)
+		if err != nil || resp.Header.Get(HeaderCoverage) != string(want) {
+			t.Errorf("%s: %v, %s %q, want %s", q, err, HeaderCoverage, resp.Header.Get(HeaderCoverage), want)
+		}
+	}
+	if resp, _, _ := get(t, base+"/api/short?bad=1"); resp.Header.Get(HeaderCoverage) != "" {
+		t.Errorf("no coverage: header %q", resp.Header.Get(HeaderCoverage))
+	}
+	if resp, body, _ := get(t, base+"/api/short?fail=1"); resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "broken") {
+		t.Errorf("a coverage that cannot be read: %s %s", resp.Status, body)
 	}
 }

@@ -29,8 +29,10 @@ shows which ranges are covered, partial or missing.
 
 const backfillStatusAbout = `backfill status cuts the range into minutes, hours or days and says of each
 whether succeeded runs cover it (covered), cover part of it or a run over it
-failed or never finished (partial), or no run touched it (missing); then it
-lists the runs that did not succeed. Exit code 3 when any span is not
+failed or never finished (partial), only runs that read nothing touched it
+(empty), no run touched it (missing), or none did but runs are recorded that
+do not say what they read (unknown); then it lists the runs that did not
+succeed. A run given no range counts with the minutes of the tweets it read. Exit code 3 when any span is not
 covered or any run did not succeed (0 when all is covered), so a scheduler
 can alert; 1 when the tables cannot be read, 2 for a usage error.`
 

@@ -194,6 +194,13 @@ func askQuestion(args []string, qi int, qc questionCommand, stdoutW, stderr io.W
 	if q.note != "" {
 		fmt.Fprintln(q.stderr, q.note)
 	}
+	if qc.name != "bench" {
+		spans, from, to, ok, err := answerCoverage(ctx, q.engine, q.filter, nil)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(q.stderr, coverageLine(spans, from, to, ok))
+	}
 	if q.format == "table" && qc.name != "bench" {
 		fmt.Fprintf(q.stderr, "(%s)\n", time.Since(start).Round(time.Microsecond))
 	}

@@ -173,6 +173,7 @@ func TestServePageInChromium(t *testing.T) {
 			"tags":     attr(dom, "hashtags", "data-rows"),
 			"termdays": attr(dom, "top-note", "data-termdays"),
 			"tweets":   attr(dom, "tweets", "data-rows"),
+			"coverage": attr(dom, "coverage", "data-status"),
 		}
 		if m := regexp.MustCompile(`<body[^>]*data-state="([a-z]+)"`).FindStringSubmatch(dom); m != nil {
 			got["state"] = m[1]
@@ -180,7 +181,7 @@ func TestServePageInChromium(t *testing.T) {
 		want := map[string]string{
 			"state": "ready", "total": view.totalValue, "steps": strconv.Itoa(view.steps), "langs": strconv.Itoa(view.langs),
 			"markers": strconv.Itoa(view.markers), "users": strconv.Itoa(view.users), "tweets": strconv.Itoa(view.tweets),
-			"tags": strconv.Itoa(len(topTags)), "termdays": "yes",
+			"tags": strconv.Itoa(len(topTags)), "termdays": "yes", "coverage": "covered",
 		}
 		for k, w := range want {
 			if got[k] != w {
@@ -207,6 +208,13 @@ func TestServePageInChromium(t *testing.T) {
 		} else {
 			t.Logf("screenshot: %s", shot)
 		}
+	}
+	// A range wider than what was indexed: the page says, in one line,
+	// which parts of it no run read.
+	dom := chromium(t, bin, base+"/?from=2026-11-01T10:00&to=2026-11-01T16:00", "--dump-dom")
+	want := "Not all of the range is indexed: 2026-11-01T10:00Z to 2026-11-01T12:00Z missing, 2026-11-01T15:00Z to 2026-11-01T16:00Z missing."
+	if st := attr(dom, "coverage", "data-status"); st != "partial" || !strings.Contains(dom, want) {
+		t.Errorf("a range beyond the data: coverage %q, notice %q; want partial and %q", st, regexp.MustCompile(`<p id="coverage"[^>]*>[^<]*<`).FindString(dom), want)
 	}
 }
 

@@ -186,6 +186,9 @@ func compareAnswers(t *testing.T, base, store string, asks []question) int {
 			if gotNotes := resp.Header.Values(serve.HeaderNote); !slices.Equal(gotNotes, wantNotes) {
 				t.Errorf("%s: notes %q over HTTP, %q on the command line", a, gotNotes, wantNotes)
 			}
+			if got, want := headerCoverageLine(t, resp.Header.Get(serve.HeaderCoverage)), cliCoverageLine(notes); got != want {
+				t.Errorf("%s: coverage over HTTP says %q, the command line %q", a, got, want)
+			}
 		}
 	}
 	return nonEmpty

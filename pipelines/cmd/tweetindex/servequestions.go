@@ -46,6 +46,7 @@ func sinkFlagNames() map[string]bool {
 // serveQuestions returns the questions of query (bench aside) for serve.
 func serveQuestions() []serve.Question {
 	sinkNames := sinkFlagNames()
+	runs := &runsCache{} // the questions share the run records of a view
 	var qs []serve.Question
 	for _, qc := range questionCommands {
 		if qc.name == "bench" {
@@ -53,7 +54,7 @@ func serveQuestions() []serve.Question {
 		}
 		fs := flag.NewFlagSet(qc.name, flag.ContinueOnError)
 		(&queryCmd{engine: &query.Engine{}}).register(fs, qc)
-		q := serve.Question{Name: qc.name, Summary: qc.summary, Retrieval: qc.flags&withPage != 0, Answer: answerFor(qc)}
+		q := serve.Question{Name: qc.name, Summary: qc.summary, Retrieval: qc.flags&withPage != 0, Answer: answerFor(qc), Coverage: coverageFor(qc, runs)}
 		switch {
 		case qc.name == "export":
 			q.Formats = []string{"jsonl", "csv"}
@@ -137,6 +138,26 @@ func answerFor(qc questionCommand) func(context.Context, *query.Engine, url.Valu
 			}
 		}
 		return res, nil
+	}
+}
+
+// coverageFor returns the coverage of the range a request to question qc
+// asks about (answerCoverage), nil when its parameters are wrong.
+func coverageFor(qc questionCommand, runs *runsCache) serve.CoverageFunc {
+	sinkNames := sinkFlagNames()
+	return func(ctx context.Context, e *query.Engine, params url.Values) (*serve.Coverage, error) {
+		q := &queryCmd{stdout: io.Discard, stderr: io.Discard, engine: &query.Engine{}}
+		c := newCommand("query "+qc.name, "", "")
+		q.register(c.fs, qc)
+		args, err := paramArgs(c.fs, params, sinkNames)
+		if err != nil || c.parseNoArgs(args) != nil || q.resolveFlags(qc) != nil {
+			return nil, nil // the answer says what is wrong
+		}
+		spans, from, to, ok, err := answerCoverage(ctx, e, q.filter, runs.read)
+		if err != nil {
+			return nil, err
+		}
+		return serveCoverage(spans, from, to, ok), nil
 	}
 }
 

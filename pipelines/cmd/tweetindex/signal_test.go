@@ -139,6 +139,14 @@ func TestSIGTERMStopsBoundedRun(t *testing.T) {
 	if len(runs) != 1 || runs[0].Status != "interrupted" || runs[0].Finished == "" {
 		t.Errorf("run records %+v, want one interrupted", runs)
 	}
+	// What it read before it stopped is recorded, and answers over it
+	// say so: partial.
+	if len(runs) == 1 && (runs[0].Seen == nil || len(runs[0].Seen.Spans) != 1 || runs[0].Seen.Spans[0].From != "2026-11-01T12:00:00Z") {
+		t.Errorf("the interrupted run's record: seen %+v, want the minutes from 2026-11-01T12:00Z of the tweets it read", runs[0].Seen)
+	}
+	if line := coverageOf(t, store, "--from", "2026-11-01T12:00", "--to", "2026-11-01T12:01"); line != "coverage: 2026-11-01T12:00Z..2026-11-01T12:01Z partial (1 run failed or unfinished)" {
+		t.Errorf("the answer over what the interrupted run read: %s, want partial", line)
+	}
 }
 
 // streamSample starts a Kafka broker (kfake) with one partition of topic
@@ -182,6 +190,11 @@ func TestSIGTERMDrainsStream(t *testing.T) {
 	runs := runRecords(t, store)
 	if len(runs) != 1 || runs[0].Status != job.RunSucceeded {
 		t.Errorf("run records %+v, want one succeeded", runs)
+	}
+	// The drained stream covers the minutes of the tweets it read: the
+	// answer over the data's extent is covered.
+	if line := coverageOf(t, store); !strings.HasSuffix(line, " covered") {
+		t.Errorf("the answer after the drained stream: %s, want covered", line)
 	}
 }
 

@@ -79,12 +79,32 @@ async function loadSummary() {
   $("total").textContent = c.rows[0].tweets.toLocaleString("en");
   $("total").dataset.value = c.rows[0].tweets;
   $("total-geo").textContent = g.rows[0].geotagged_tweets.toLocaleString("en");
+  showCoverage(c.resp.headers.get("Tweetindex-Coverage"));
   const t = terms();
   $("term-count").textContent = "";
   if (t && t.term && !t.phrase) {
     const n = await ask("count-term", { ...range(), term: t.term, field: t.field, format: "jsonl" });
     $("term-count").textContent = ", " + n.rows[0].tweets.toLocaleString("en") + " with " + t.term;
   }
+}
+
+// showCoverage says, in one line, which parts of the range the indexed
+// runs did not cover (the API's Tweetindex-Coverage header): nothing when
+// all of it is covered.
+function showCoverage(header) {
+  const el = $("coverage");
+  let c = null;
+  try { c = JSON.parse(header); } catch (e) { /* no coverage */ }
+  el.dataset.status = c ? c.status : "";
+  if (!c || c.status === "covered") {
+    el.textContent = "";
+    el.title = "";
+    return;
+  }
+  const short = (t) => t.replace(":00Z", "Z").replace("T00:00Z", "");
+  const gaps = c.spans.filter((s) => s.status !== "covered").map((s) => short(s.from) + " to " + short(s.to) + " " + s.status);
+  el.textContent = (gaps.length ? "Not all of the range is indexed: " + gaps.join(", ") : "Coverage: " + c.status) + ".";
+  el.title = "Which parts of the range the recorded runs read (tweetindex backfill status lists them)";
 }
 
 async function loadSeries() {
