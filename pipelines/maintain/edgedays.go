@@ -67,29 +67,34 @@ func recountEdgeDays(ctx context.Context, s *sink.Sink) (int, int, error) {
 }
 
 // recountEdgeDay writes the edge weights of day d, every kind, from its
-// edge cells: the weights that changed, the deletes of those that are
-// gone, and the removal of its mark. It returns the weights written.
+// edge cells: the weights that changed and the deletes of those that are
+// gone, a kind at a time (memory: one kind's distinct edges of the day),
+// then the removal of its mark. It returns the weights written.
 func recountEdgeDay(ctx context.Context, s *sink.Sink, d uint16) (int, error) {
-	var cells []schemas.Cell
 	written := 0
 	for _, t := range schemas.EdgeTypes() {
 		counts, err := countEdgeDay(ctx, s, t, d)
 		if err != nil {
 			return 0, fmt.Errorf("recount of the edges of %s: %w", dayName(d), err)
 		}
-		n := len(cells)
-		cells, err = edgeDayChanges(ctx, s, t, d, counts, cells)
+		cells, err := edgeDayChanges(ctx, s, t, d, counts, nil)
 		if err != nil {
 			return 0, fmt.Errorf("recount of the edges of %s: %w", dayName(d), err)
 		}
-		for _, c := range cells[n:] {
+		if len(cells) == 0 {
+			continue
+		}
+		for _, c := range cells {
 			if !c.Delete {
 				written++
 			}
 		}
+		if err := s.Write(ctx, cells); err != nil {
+			return 0, fmt.Errorf("recount of the %s edges of %s: %w", t.Name(), dayName(d), err)
+		}
 	}
-	cells = append(cells, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.EdgeDayMark(d)), Delete: true})
-	if err := s.Write(ctx, cells); err != nil {
+	mark := schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.EdgeDayMark(d)), Delete: true}
+	if err := s.Write(ctx, []schemas.Cell{mark}); err != nil {
 		return 0, fmt.Errorf("recount of the edges of %s: %w", dayName(d), err)
 	}
 	return written, nil
