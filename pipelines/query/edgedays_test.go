@@ -43,10 +43,13 @@ func TestEdgesFromWeights(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(all) == 0 {
-				t.Fatalf("%s: no %s edge: the comparison proves little", name, typ.Name())
+			if len(all) == 0 && f == (query.Filter{}) {
+				t.Fatalf("no %s edge in the data: the comparison proves little", typ.Name())
 			}
-			node := all[len(all)/2].Target
+			node := "nobody"
+			if len(all) > 0 {
+				node = all[len(all)/2].Target
+			}
 			for _, q := range []query.EdgeQuery{{Type: typ}, {Type: typ, Node: node}, {Type: typ, Top: 3}} {
 				want, err := sc.Edges(ctx, f, q)
 				if err != nil {
