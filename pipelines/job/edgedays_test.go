@@ -219,6 +219,14 @@ func (f edgeDaysFixture) check(t *testing.T, cfg pipelines.Config, ref, refForgo
 	stale := []schemas.Cell{schemas.MetaRow{Name: schemas.EdgeDayMark(day)}.Cell(),
 		schemas.EdgeDayRow{Type: schemas.EdgeRetweet, Day: day, Source: "alice", Target: "bob", Tweets: 100}.Cell()}
 	err = s.Write(context.Background(), stale)
+	if err == nil {
+		// Check leaves the marked day to its recount.
+		var rep maintain.CheckReport
+		rep, err = maintain.Check(context.Background(), s, nil)
+		if p := rep.Tables["edgedays"].Problems(); err == nil && p != 0 {
+			t.Errorf("check finds %d problems in the weights of a day marked for a recount: %v", p, rep.Examples)
+		}
+	}
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}

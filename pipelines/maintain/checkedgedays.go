@@ -21,7 +21,9 @@ import (
 // that the edge table or the weights hold once more, a day at a time
 // (memory: one day's distinct edges), after the repair of the edge cells
 // when it repairs; when it only reports, the edge cells it found missing
-// or of no stored tweet count as the repair would leave them.
+// or of no stored tweet count as the repair would leave them. A day marked
+// for a recount (a stream writing it, a run that died before its end) is
+// left to the recount, whose weights it is waiting for.
 
 // edgeDay is one kind and day of edges.
 type edgeDay struct {
@@ -84,6 +86,11 @@ func (c *edgeDayCheck) check(ctx context.Context, r sink.Reader, adjust bool, pr
 	}
 	days := slices.SortedFunc(maps.Keys(c.days), func(a, b edgeDay) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.d, b.d)) })
 	for _, ed := range days {
+		if _, marked, err := r.Lookup(ctx, schemas.TableMeta, []byte(schemas.EdgeDayMark(ed.d))); err != nil {
+			return rows, fmt.Errorf("check: reading %s: %w", schemas.EdgeDayMark(ed.d), err)
+		} else if marked {
+			continue
+		}
 		want, err := countEdgeDay(ctx, r, ed.t, ed.d)
 		if err != nil {
 			return rows, fmt.Errorf("check: reading the edges of %s %s: %w", ed.t.Name(), dayName(ed.d), err)
