@@ -48,11 +48,10 @@ var ErrEdgesNotIndexed = errors.New("this store was indexed before the edge tabl
 // filtered to the second by each cell's row key. A whole day marked for a
 // recount of its weights (schemas.EdgeDayMark: a stream writing it, until
 // it stops; a run that died before its recount) is read from its edge
-// cells too. A sink indexed before the
-// weights existed (no schemas.EdgeDaysParam) is read from the edge cells
-// alone: the same answer, in a time that grows with the tweets
-// (EdgeWeightsIndexed). The edge table holds no language: f.Lang must be
-// empty.
+// cells too. A sink indexed before the weights existed (no
+// schemas.EdgeDaysParam) is read from the edge cells alone: the same
+// answer, in a time that grows with the tweets (EdgeWeightsIndexed). The
+// edge table holds no language: f.Lang must be empty.
 func (e *Engine) Edges(ctx context.Context, f Filter, q EdgeQuery) ([]Edge, error) {
 	if f.Lang != "" {
 		return nil, errors.New("edges: the edge table holds no language; ask without --lang")
