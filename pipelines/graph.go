@@ -12,6 +12,7 @@ import (
 	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/kafkaio"
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
@@ -178,8 +179,11 @@ func Build(s beam.Scope, cfg Config, opts BuildOptions) error {
 		{transforms.TweetFrequencyWith(s, tweets, freq), false},
 		{dead, ack},
 	}
+	// The marks of the per-day counts the sink keeps: the term step's
+	// days (per-day term counts), the edge step's (per-day edge weights).
+	noMarks := map[schemas.Table]bool{schemas.TableTerms: !opts.TermDays, schemas.TableEdges: !opts.EdgeDays}
 	for _, d := range transforms.DerivedTables() {
-		tables = append(tables, table{beam.ParDo(s.Scope(d.Step), &transforms.DerivedFn{Table: d.Table, Ack: ack, NoMarks: !opts.TermDays}, tweets), ack})
+		tables = append(tables, table{beam.ParDo(s.Scope(d.Step), &transforms.DerivedFn{Table: d.Table, Ack: ack, NoMarks: noMarks[d.Table]}, tweets), ack})
 	}
 	var acks []beam.PCollection
 	for _, t := range tables {
@@ -227,6 +231,11 @@ type BuildOptions struct {
 	// the term step marks the days it stores tweets in, recounted after
 	// the pipeline. Without it the term step writes no marks.
 	TermDays bool
+	// EdgeDays says the sink keeps per-day edge weights
+	// (schemas.EdgeDaysParam): the edge step marks the days it writes edge
+	// cells in, recounted after the pipeline. Without it the edge step
+	// writes no marks.
+	EdgeDays bool
 }
 
 func unixOrZero(t time.Time) int64 {

@@ -109,7 +109,8 @@ func TestCQLTextColumns(t *testing.T) {
 		"geo_temporal.geohash": true, "dead_letter.source": true, "dead_letter.reason": true,
 		"metadata.name": true, "metadata.value": true, "tweet_authors.lang": true, "tweet_authors.screen_name": true,
 		"tweet_edges.type": true, "tweet_edges.source": true, "tweet_edges.target": true,
-		"term_days.field": true, "term_days.term": true, "term_days.lang": true}
+		"term_days.field": true, "term_days.term": true, "term_days.lang": true,
+		"edge_days.type": true, "edge_days.source": true, "edge_days.target": true}
 	for _, ct := range CQLTables() {
 		for _, c := range ct.Columns() {
 			name := ct.Name + "." + c.Name

@@ -23,6 +23,7 @@ import (
 //	geotemporal  one partition a spread and day    CQLGeoPartition(spread, day)
 //	edges        RawBuckets partitions a kind and day CQLEdgePartition(kind, day, bucket), edges.go
 //	termdays     TermDayBuckets partitions a day and field CQLTermDayPartition(day, field, bucket), termdays.go
+//	edgedays     EdgeDayBuckets partitions a kind and day CQLEdgeDayPartition(kind, day, bucket), edgedays.go
 
 // CQLRawPartition returns the partition of raw tweets created in the
 // minute that holds Unix second sec, bucket b (0 <= b < RawBuckets): also

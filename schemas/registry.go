@@ -129,6 +129,15 @@ var registry = []*TableSpec{
 		Dump:       dumpTermDay, CQL: CQLTermDays, cqlSampleValue: []byte("0"),
 		CQLRow: CQLRow{termDaysCQLValues, termDaysFromCQL}, CQLRange: termDaysCQLRange,
 	},
+	{
+		// Counts of many tweets: the edge weights of each day, recounted
+		// from the edge table for the days a run or a delete marks
+		// (EdgeDayMark).
+		Table: TableEdgeDays, Name: "edgedays",
+		Summarized: true, // the cells the recount wrote (job.Run)
+		Dump:       dumpEdgeDay, CQL: CQLEdgeDays, cqlSampleValue: []byte("0"),
+		CQLRow: CQLRow{edgeDaysCQLValues, edgeDaysFromCQL}, CQLRange: edgeDaysCQLRange,
+	},
 }
 
 // specs indexes registry by table id.

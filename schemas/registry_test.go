@@ -30,6 +30,7 @@ func registrySamples() map[Table]Cell {
 		TableAuthors:    AuthorRow{Key: rk, ID: 7, Lang: "en", ScreenName: "u"}.Cell(),
 		TableEdges:      EdgeRow{Type: EdgeMention, Source: "u", Target: "v", Key: rk, ID: 7}.Cell(),
 		TableTermDays:   TermDayRow{Day: 17814, Field: TermFieldHashtag, Term: "#x", Lang: "en", Tweets: 3}.Cell(),
+		TableEdgeDays:   EdgeDayRow{Type: EdgeMention, Day: 17814, Source: "u", Target: "v", Tweets: 3}.Cell(),
 	}
 }
 

@@ -28,10 +28,11 @@ const (
 	TableAuthors    Table = 'u' // TweetAuthors: (row key, tweet id) -> language and screen name
 	TableEdges      Table = 'x' // TweetEdges: (kind, day, source, target, row key, tweet id)
 	TableTermDays   Table = 'k' // TermDays: (day, field, term, language) -> tweets
+	TableEdgeDays   Table = 'e' // EdgeDays: (kind, day, source, target) -> tweets
 )
 
 // Tables lists the tables in dump order.
-var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors, TableEdges, TableTermDays}
+var Tables = []Table{TableRaw, TableTerms, TableFrequency, TableGeo, TableDeadLetter, TableMeta, TableIdentity, TableAuthors, TableEdges, TableTermDays, TableEdgeDays}
 
 // Name returns the table's name as the command line spells it
 // (TableSpec.Name).

@@ -49,7 +49,8 @@ type DerivedTable struct {
 	// Marks, if not nil, appends to dst the marks of work to do once the
 	// run's pipeline is done that the cells the graph's step writes, cells,
 	// call for (the term index's days whose term counts are recounted:
-	// TermDayMarkers). Only the graph's step writes them (DerivedFn), and
+	// TermDayMarkers; the edge table's days whose edge weights are:
+	// EdgeDayMarkers). Only the graph's step writes them (DerivedFn), and
 	// the work removes them: they are not a tweet's cells (DeriveTweet),
 	// which is what check and the rebuild of minutes make.
 	Marks func(dst, cells []schemas.Cell) []schemas.Cell
@@ -61,7 +62,7 @@ type DerivedTable struct {
 var derivedTables = []DerivedTable{
 	{Table: schemas.TableTerms, Step: "TermIndex", New: func() CellMaker { return &termMaker{} }, Marks: TermDayMarkers},
 	{Table: schemas.TableGeo, Step: "GeoTemporalIndex", New: func() CellMaker { return geoMaker{} }, Markers: schemas.GeoDayMarkers},
-	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }},
+	{Table: schemas.TableEdges, Step: "EdgeIndex", New: func() CellMaker { return &edgeMaker{} }, Marks: EdgeDayMarkers},
 }
 
 // DerivedTables returns the derived tables that DerivedFn writes (every
@@ -88,7 +89,8 @@ type DerivedFn struct {
 	// Ack acknowledges the batch's tweets after its cells (see RawFn.Ack).
 	Ack bool
 	// NoMarks leaves out the table's marks (DerivedTable.Marks): the term
-	// step's days, for a sink that keeps no per-day term counts.
+	// step's days, for a sink that keeps no per-day term counts; the edge
+	// step's, for a sink that keeps no per-day edge weights.
 	NoMarks bool
 
 	d     DerivedTable

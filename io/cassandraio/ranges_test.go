@@ -102,6 +102,10 @@ func TestScanMatchesStore(t *testing.T) {
 		{schemas.TableTermDays, hashtags, nextKey(hashtags)},
 		{schemas.TableTermDays, within(hashtags, "#b"), within(hashtags, "#c")},
 		{schemas.TableTermDays, within(hashtags, "#c\x00"), nextKey(hashtags)},
+		{schemas.TableEdgeDays, nil, nil},
+		{schemas.TableEdgeDays, edgePrefix, within(edgePrefix, "\xff")},
+		{schemas.TableEdgeDays, edgePrefix, nextKey(edgePrefix)},
+		{schemas.TableEdgeDays, within(edgePrefix, "u1"), within(edgePrefix, "u2")},
 		{schemas.TableDeadLetter, nil, nil},
 	}
 	dump := func(scan func(fn func(k, v []byte) error) error) (string, int) {
@@ -149,7 +153,7 @@ func nextKey(p []byte) []byte {
 }
 
 // moreTables returns cells of the tables testCells leaves out (authors,
-// edges, per-day term counts), over the same 3 hours.
+// edges, per-day term counts and edge weights), over the same 3 hours.
 func moreTables(n int, seed uint64) []schemas.Cell {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	base := time.Date(2018, 10, 10, 20, 0, 0, 0, time.UTC).Unix()
@@ -166,6 +170,15 @@ func moreTables(n int, seed uint64) []schemas.Cell {
 		}
 	}
 	day := schemas.Day(base)
+	weights := map[string]int64{}
+	for _, c := range cells {
+		if k, ok := schemas.EdgeDayKeyOf(c.Key); ok && c.Table == schemas.TableEdges {
+			weights[string(k)]++
+		}
+	}
+	for k, n := range weights {
+		cells = append(cells, schemas.Cell{Table: schemas.TableEdgeDays, Key: []byte(k), Value: fmt.Appendf(nil, "%d", n)})
+	}
 	for _, field := range schemas.TermDayFields() {
 		for i := range 60 {
 			term := fmt.Sprintf("t%d", i)

@@ -20,7 +20,8 @@ import (
 // TestCheckFindsAndRepairs indexes the sample, damages its tables as a
 // lost write, a stray write or a rotten value would (a cell of each
 // derived table gone, a value changed, cells of no stored tweet, counts
-// wrong, missing and of no tweet, an identity row naming a lost tweet),
+// wrong, missing and of no tweet, an identity row naming a lost tweet,
+// edge weights wrong, missing and of no edge),
 // and checks that Check finds each, no more, that a repair writes the
 // tables back to what the run wrote, and that Check then finds nothing.
 // On the store and on the CQL test server.
@@ -86,6 +87,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			author.Value = append(author.Value, 'x')
 			freq := nth(schemas.TableFrequency, 3)
 			freq.Value = []byte("999")
+			weight := nth(schemas.TableEdgeDays, 4)
+			weight.Value = []byte("999")
 			damage := []schemas.Cell{
 				gone(nth(schemas.TableTerms, 100)), gone(nth(schemas.TableGeo, 7)), gone(nth(schemas.TableEdges, 20)),
 				gone(nth(schemas.TableAuthors, 9)), gone(nth(schemas.TableIdentity, 40)),
@@ -95,6 +98,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 				freq, gone(nth(schemas.TableFrequency, 11)),
 				schemas.FrequencyRow{Minute: "202605010000", Lang: "en", Count: 2}.Cell(),
 				schemas.IdentityRow{ID: 12345, Key: lost}.Cell(),
+				weight, gone(nth(schemas.TableEdgeDays, 10)),
+				schemas.EdgeDayRow{Type: schemas.EdgeReply, Day: 20000, Source: "a", Target: "b", Tweets: 2}.Cell(),
 			}
 			if err := s.Write(ctx, damage); err != nil {
 				t.Fatal(err)
@@ -106,22 +111,23 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			for table, w := range map[string]maintain.TableCheck{
 				"terms": {Missing: 1, Orphans: 1}, "geo": {Missing: 1}, "edges": {Missing: 1, Orphans: 1},
 				"authors": {Missing: 1, Wrong: 1}, "identity": {Missing: 1, Orphans: 1}, "frequency": {Missing: 1, Wrong: 1, Orphans: 1},
+				"edgedays": {Missing: 1, Wrong: 1, Orphans: 1},
 			} {
 				g := rep.Tables[table]
 				if g.Missing != w.Missing || g.Wrong != w.Wrong || g.Orphans != w.Orphans {
 					t.Errorf("%s: found %+v, want %+v", table, g, w)
 				}
 			}
-			if rep.Problems() != 12 || len(rep.Examples) != maintain.CheckExamples {
-				t.Errorf("%d problems, %d examples, want 12 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
+			if rep.Problems() != 15 || len(rep.Examples) != maintain.CheckExamples {
+				t.Errorf("%d problems, %d examples, want 15 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
 			}
 
 			rep, err = maintain.Check(ctx, s, s.Write)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Problems() != 12 || rep.Repaired != 12 {
-				t.Errorf("repair: %d problems, %d cells repaired, want 12 and 12", rep.Problems(), rep.Repaired)
+			if rep.Problems() != 15 || rep.Repaired != 15 {
+				t.Errorf("repair: %d problems, %d cells repaired, want 15 and 15", rep.Problems(), rep.Repaired)
 			}
 			if rep, err = maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
 				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)

@@ -19,6 +19,9 @@ import (
 //     alone;
 //   - schemas.EdgesParam: every raw row comes with its TweetEdges rows
 //     (transforms.DerivedTables), and questions about edges may be asked;
+//   - schemas.EdgeDaysParam: every day of the edge table has its edge
+//     weights (maintain.RecountMarked), and questions about edges may read
+//     them for whole days;
 //   - schemas.TermDaysParam, when the run asks for them
 //     (pipelines.Config.TermDays): every day of stored tweets has its term
 //     counts (maintain.RecountMarked), and questions about top and
@@ -41,6 +44,7 @@ func freshParams(ctx context.Context, s sink.Reader, fresh, termDays bool) ([]sc
 		{schemas.TableGeo, schemas.MetaRow{Name: schemas.GeoDayMarkersParam, Value: schemas.GeoDayMarkersValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.AuthorsParam, Value: schemas.AuthorsValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgesParam, Value: schemas.EdgesValue}.Cell()},
+		{schemas.TableRaw, schemas.MetaRow{Name: schemas.EdgeDaysParam, Value: schemas.EdgeDaysValue}.Cell()},
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
 		if p.cell.Key != nil && string(p.cell.Key) == schemas.TermDaysParam && !termDays {

@@ -77,6 +77,7 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 		FreshSink:     state.fresh,
 		PacedRead:     workerInProcess(),
 		TermDays:      state.termDays,
+		EdgeDays:      state.edgeDays,
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipelines.Build(s, cfg, opts); err != nil {
@@ -217,6 +218,7 @@ func Run(ctx context.Context, cfg pipelines.Config) (Summary, error) {
 	sum.CompactSeconds = compacted.Seconds()
 	sum.RecountSeconds = recountTook.Seconds()
 	sum.Rows[schemas.TableTermDays.Name()] += int64(recount.TermDayRows) // written after the pipeline, not counted by it
+	sum.Rows[schemas.TableEdgeDays.Name()] += int64(recount.EdgeDayRows)
 	sum.FlushSeconds = flushed.Seconds()
 	sum.Recounted = recounted
 	sum.GeoScrubbed = scrubbed
@@ -265,6 +267,9 @@ type sinkState struct {
 	params []schemas.Cell           // written with the run's first record
 	// termDays: the sink keeps per-day term counts (pipelines.Config.TermDays).
 	termDays bool
+	// edgeDays: the sink keeps per-day edge weights (schemas.EdgeDaysParam:
+	// every sink indexed from empty by a build that has them).
+	edgeDays bool
 }
 
 // readSinkState reads what the sink s holds that decides the run's graph
@@ -287,6 +292,13 @@ func readSinkState(ctx context.Context, cfg pipelines.Config, s *sink.Sink) (sin
 		st.termDays = cfg.TermDays
 	} else if _, st.termDays, err = s.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil {
 		return st, fmt.Errorf("reading %s: %w", schemas.TermDaysParam, err)
+	}
+	// Per-day edge weights: kept by every sink indexed from empty since
+	// they exist.
+	if st.fresh {
+		st.edgeDays = true
+	} else if _, st.edgeDays, err = s.Lookup(ctx, schemas.TableMeta, []byte(schemas.EdgeDaysParam)); err != nil {
+		return st, fmt.Errorf("reading %s: %w", schemas.EdgeDaysParam, err)
 	}
 	tokenizer, err := tokenizerParam(ctx, cfg, s, st.fresh)
 	st.params = append(st.params, tokenizer...)

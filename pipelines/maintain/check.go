@@ -121,8 +121,10 @@ const (
 // geo, edges; transforms.RawCells and DeriveTweet) must be there with
 // their values, every cell of those tables must belong to a stored tweet
 // (schemas.TableSpec.TweetKey), every identity row that names a row key
-// must name a stored tweet, and the frequency table must hold, for each
-// minute and language, the number of stored tweets. With write set, it
+// must name a stored tweet, the frequency table must hold, for each
+// minute and language, the number of stored tweets, and the per-day edge
+// weights, in a sink that keeps them, the number of each edge's cells on
+// each day (checkedgedays.go). With write set, it
 // repairs what it finds: writes the missing and wrong cells and the
 // right counts, and deletes the orphans (it then reports what it found,
 // and Repaired). A row key holding two tweets (a collision) shares its
@@ -154,8 +156,19 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		fix = fix[:0]
 		return nil
 	}
+	// The per-day edge weights, held to the edge cells (checkedgedays.go),
+	// in a sink that keeps them.
+	var edgeDays *edgeDayCheck
+	if _, kept, err := r.Lookup(ctx, schemas.TableMeta, []byte(schemas.EdgeDaysParam)); err != nil {
+		return rep, fmt.Errorf("check: reading %s: %w", schemas.EdgeDaysParam, err)
+	} else if kept {
+		edgeDays = newEdgeDayCheck()
+	}
 	problem := func(table schemas.Table, what func(*TableCheck), fixed schemas.Cell, format string, args ...any) {
 		what(tc(table))
+		if edgeDays != nil {
+			edgeDays.repair(fixed)
+		}
 		if len(rep.Examples) < CheckExamples {
 			rep.Examples = append(rep.Examples, table.Name()+": "+fmt.Sprintf(format, args...))
 		}
@@ -334,13 +347,19 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 			keys = slices.Delete(keys, i, i+1)
 		}
 		problem(schemas.TableRaw, func(t *TableCheck) { t.Versions++ }, schemas.Cell{Table: schemas.TableRaw, Key: raw.Key, Delete: true}, "%s", v.why)
-		if write == nil || !holds(v.key) {
+		if !holds(v.key) {
 			continue
 		}
 		cells = transforms.DeriveTweet(append(cells[:0], transforms.AuthorCell(t)), t)
 		for _, c := range cells {
 			if spec := c.Table.Spec(); spec.Derived && !spec.Shared {
-				fix = append(fix, schemas.Cell{Table: c.Table, Key: bytes.Clone(c.Key), Delete: true})
+				del := schemas.Cell{Table: c.Table, Key: bytes.Clone(c.Key), Delete: true}
+				if edgeDays != nil {
+					edgeDays.repair(del)
+				}
+				if write != nil {
+					fix = append(fix, del)
+				}
 			}
 		}
 	}
@@ -358,6 +377,9 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 		}
 		err := r.ScanAll(ctx, spec.Table, func(key, _ []byte) error {
 			tc(spec.Table).Rows++
+			if spec.Table == schemas.TableEdges && edgeDays != nil {
+				edgeDays.edgeCell(key)
+			}
 			if k, ok := spec.TweetKey(key); !ok || !holds(k) {
 				problem(spec.Table, orphan, schemas.Cell{Table: spec.Table, Key: bytes.Clone(key), Delete: true}, "cell %x belongs to no stored tweet", key)
 			}
@@ -415,6 +437,22 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	}
 	if err := flush(true); err != nil {
 		return rep, err
+	}
+	if edgeDays != nil {
+		// After the repair of the edge cells, written above; when only
+		// reporting, as that repair would leave them.
+		kinds := map[string]func(*TableCheck){"missing": missing, "wrong": wrong, "orphan": orphan}
+		rows, err := edgeDays.check(ctx, r, write == nil, func(kind string, fixed schemas.Cell, format string, args ...any) error {
+			problem(schemas.TableEdgeDays, kinds[kind], fixed, format, args...)
+			return flush(false)
+		})
+		tc(schemas.TableEdgeDays).Rows = rows
+		if err != nil {
+			return rep, err
+		}
+		if err := flush(true); err != nil {
+			return rep, err
+		}
 	}
 	for t, c := range tables {
 		rep.Tables[t.Name()] = *c

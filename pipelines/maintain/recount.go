@@ -48,10 +48,14 @@ type Recount struct {
 	// Days is how many days' term counts were recounted, and TermDayRows
 	// how many of their cells were written (new or changed).
 	Days, TermDayRows int
+	// EdgeDays is how many days' edge weights were recounted, and
+	// EdgeDayRows how many of their cells were written (new or changed).
+	EdgeDays, EdgeDayRows int
 }
 
-// RecountAll is RecountMarked, and says how many days' term counts it
-// recounted and how many of their cells it wrote (termdays.go).
+// RecountAll is RecountMarked, and says how many days' term counts and
+// edge weights it recounted and how many of their cells it wrote
+// (termdays.go, edgedays.go).
 func RecountAll(ctx context.Context, s *sink.Sink) (Recount, error) {
 	var rec Recount
 	var minutes []string
@@ -72,13 +76,16 @@ func RecountAll(ctx context.Context, s *sink.Sink) (Recount, error) {
 		return rec, fmt.Errorf("recount: reading the marks: %w", err)
 	}
 	slices.Sort(minutes)
-	minutes = slices.Compact(minutes)                     // a minute marked both ways
-	if err := markTermDays(ctx, s, minutes); err != nil { // their days' term counts (termdays.go)
+	minutes = slices.Compact(minutes) // a minute marked both ways
+	// Their days' term counts and edge weights (termdays.go, edgedays.go).
+	if err := markDays(ctx, s, minutes, schemas.TermDaysParam, schemas.TermDayMark); err != nil {
+		return rec, err
+	}
+	if err := markDays(ctx, s, minutes, schemas.EdgeDaysParam, schemas.EdgeDayMark); err != nil {
 		return rec, err
 	}
 	if len(minutes) == 0 {
-		rec.Days, rec.TermDayRows, err = recountTermDays(ctx, s)
-		return rec, err
+		return recountDays(ctx, s, rec)
 	}
 	_, authors, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.AuthorsParam))
 	if err != nil {
@@ -147,7 +154,17 @@ func RecountAll(ctx context.Context, s *sink.Sink) (Recount, error) {
 		}
 	}
 	rec.Minutes = len(minutes)
-	rec.Days, rec.TermDayRows, err = recountTermDays(ctx, s)
+	return recountDays(ctx, s, rec)
+}
+
+// recountDays recounts the marked days of the per-day tables, term counts
+// and edge weights, into rec.
+func recountDays(ctx context.Context, s *sink.Sink, rec Recount) (Recount, error) {
+	var err error
+	if rec.Days, rec.TermDayRows, err = recountTermDays(ctx, s); err != nil {
+		return rec, err
+	}
+	rec.EdgeDays, rec.EdgeDayRows, err = recountEdgeDays(ctx, s)
 	return rec, err
 }
 

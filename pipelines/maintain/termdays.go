@@ -20,7 +20,7 @@ import (
 // frequency table's counts do, a day at a time. A run's term index step
 // marks the days of the tweets it stores (transforms.TermDayMarkers), the
 // minutes marked for a recount (a stored tweet removed, a version
-// replaced, a dead stream's minutes) mark their days too (markTermDays),
+// replaced, a dead stream's minutes) mark their days too (markDays),
 // and once the pipeline is done each marked day is counted again from the
 // raw table, whole, and its mark removed (recountTermDays): its counts
 // are those of the tweets stored in it, whichever runs stored them, so
@@ -32,42 +32,6 @@ import (
 // (the term index is keyed by term, not by day, so it cannot give a day's
 // terms), spread over the machine's cores: it grows with the days a run
 // touches, not with the store.
-
-// markTermDays marks the days of minutes (YYYYMMDDhhmm) for a recount of
-// their term counts. It is written before the minutes' own marks are
-// removed, so a run that dies in between leaves the days marked.
-func markTermDays(ctx context.Context, s *sink.Sink, minutes []string) error {
-	if len(minutes) == 0 {
-		return nil
-	}
-	// Only a sink that keeps per-day term counts (pipelines.Config.TermDays).
-	if _, kept, err := s.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil || !kept {
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", schemas.TermDaysParam, err)
-		}
-		return nil
-	}
-	var cells []schemas.Cell
-	var last string
-	for _, m := range minutes {
-		at, err := time.ParseInLocation(schemas.MinuteLayout, m, time.UTC)
-		if err != nil || !schemas.ValidDay(at.Unix()) {
-			continue
-		}
-		name := schemas.TermDayMark(schemas.Day(at.Unix()))
-		if name != last {
-			cells = append(cells, schemas.MetaRow{Name: name}.Cell())
-			last = name
-		}
-	}
-	if len(cells) == 0 {
-		return nil
-	}
-	if err := s.Write(ctx, cells); err != nil {
-		return fmt.Errorf("marking the days of the minutes to recount: %w", err)
-	}
-	return nil
-}
 
 // recountTermDays recounts the term counts of the days marked in s
 // (schemas.TermDayMarkPrefix), several days at once, and removes their

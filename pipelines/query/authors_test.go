@@ -15,24 +15,25 @@ import (
 )
 
 // tableReads is a sink.Reader that counts the scans of each table and can
-// hide the authors table, as a store indexed before it existed: no
-// schemas.AuthorsParam and no rows.
+// hide the authors table or the per-day edge weights, as a store indexed
+// before it existed: no schemas.AuthorsParam (schemas.EdgeDaysParam) and
+// no rows.
 type tableReads struct {
 	sink.Reader
-	hideAuthors bool
-	scans       [256]atomic.Int64
+	hideAuthors, hideEdgeDays bool
+	scans                     [256]atomic.Int64
 }
 
 func (r *tableReads) Scan(ctx context.Context, table schemas.Table, start, end []byte, fn func(key, value []byte) error) error {
 	r.scans[table].Add(1)
-	if r.hideAuthors && table == schemas.TableAuthors {
+	if r.hideAuthors && table == schemas.TableAuthors || r.hideEdgeDays && table == schemas.TableEdgeDays {
 		return nil
 	}
 	return r.Reader.Scan(ctx, table, start, end, fn)
 }
 
 func (r *tableReads) Lookup(ctx context.Context, table schemas.Table, key []byte) ([]byte, bool, error) {
-	if r.hideAuthors && table == schemas.TableMeta && string(key) == schemas.AuthorsParam {
+	if table == schemas.TableMeta && (r.hideAuthors && string(key) == schemas.AuthorsParam || r.hideEdgeDays && string(key) == schemas.EdgeDaysParam) {
 		return nil, false, nil
 	}
 	return r.Reader.Lookup(ctx, table, key)

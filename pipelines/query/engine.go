@@ -57,6 +57,9 @@ type Engine struct {
 	authorsMu                    sync.Mutex // AuthorsIndexed, read once
 	authorsKnown, authorsIndexed bool
 
+	edgeWeightsMu                        sync.Mutex // EdgeWeightsIndexed, read once
+	edgeWeightsKnown, edgeWeightsIndexed bool
+
 	tokenizerMu sync.Mutex         // TokenizerVersions, read once
 	tokenizer   *TokenizerVersions // nil until read
 }

@@ -52,6 +52,11 @@ func (q *queryCmd) resolveEdges() error {
 // edges answers who retweets, quotes, replies to or mentions whom, or
 // which hashtags go together.
 func (q *queryCmd) edges(ctx context.Context) error {
+	if indexed, err := q.engine.EdgeWeightsIndexed(ctx); err != nil {
+		return err
+	} else if !indexed {
+		fmt.Fprintln(q.stderr, "note: this store was indexed before the edge weights per day existed (no "+schemas.EdgeDaysParam+"): edges reads every edge cell of the range, which is slower over many days; index the tweets into a new store to make it fast")
+	}
 	edges, err := q.engine.Edges(ctx, q.filter, q.edgeQ)
 	if err != nil {
 		return err

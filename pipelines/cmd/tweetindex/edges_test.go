@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +11,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tweetindex/tweetindex/io/storeio"
+	"github.com/tweetindex/tweetindex/pipelines"
+	"github.com/tweetindex/tweetindex/pipelines/job"
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // TestQueryEdgesFormats asks for each kind of edge of the sample in every
@@ -126,4 +133,48 @@ json.dump({"directed": g.is_directed(), "edges": edges}, sys.stdout, ensure_asci
 		t.Fatalf("networkx's answer %q: %v", out, err)
 	}
 	return got.Directed, got.Edges
+}
+
+// TestEdgesOnAStoreWithoutWeights indexes the sample into a store and
+// removes its edge weights and param/edgedays, as a store indexed before
+// the weights existed: edges of every kind give the answers of the sample
+// store (which reads its weights for whole days, silently) and say on
+// stderr that they read the edge cells instead.
+func TestEdgesOnAStoreWithoutWeights(t *testing.T) {
+	store, _ := indexedSample(t)
+	old := filepath.Join(t.TempDir(), "store")
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: old}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := storeio.Open(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dels := []schemas.Cell{{Table: schemas.TableMeta, Key: []byte(schemas.EdgeDaysParam), Delete: true}}
+	err = st.Scan(context.Background(), schemas.TableEdgeDays, nil, nil, func(key, _ []byte) error {
+		dels = append(dels, schemas.Cell{Table: schemas.TableEdgeDays, Key: bytes.Clone(key), Delete: true})
+		return nil
+	})
+	if err == nil {
+		err = st.Write(dels)
+	}
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dels) < 100 {
+		t.Fatalf("the sample store held %d edge weights: want many", len(dels)-1)
+	}
+	for _, kind := range []string{"retweet", "quote", "reply", "mention", "hashtag"} {
+		want, wantErr := ask(t, "edges", "--store", store, "--type", kind, "--format", "csv")
+		got, gotErr := ask(t, "edges", "--store", old, "--type", kind, "--format", "csv")
+		if got != want || strings.Count(want, "\n") < 10 {
+			t.Errorf("%s edges without the weights:\n%s\nwith them:\n%s", kind, got, want)
+		}
+		if strings.Contains(wantErr, "edge weights") || !strings.Contains(gotErr, "indexed before the edge weights per day existed") {
+			t.Errorf("%s edges: stderr %q with the weights, %q without: want a note without them only", kind, wantErr, gotErr)
+		}
+	}
 }
