@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -91,20 +90,10 @@ func DecodeEdgeDay(key, value []byte) (EdgeDayRow, error) {
 const EdgeDayMarkPrefix = "edgeday/"
 
 // EdgeDayMark returns the metadata name of the mark of day d.
-func EdgeDayMark(d uint16) string { return EdgeDayMarkPrefix + dayTime(d).Format(time.DateOnly) }
+func EdgeDayMark(d uint16) string { return dayName(EdgeDayMarkPrefix, d) }
 
 // ParseEdgeDayMark returns the day of a mark's name (EdgeDayMark).
-func ParseEdgeDayMark(name string) (uint16, bool) {
-	s, ok := strings.CutPrefix(name, EdgeDayMarkPrefix)
-	if !ok {
-		return 0, false
-	}
-	t, err := time.ParseInLocation(time.DateOnly, s, time.UTC)
-	if err != nil || !ValidDay(t.Unix()) {
-		return 0, false
-	}
-	return Day(t.Unix()), true
-}
+func ParseEdgeDayMark(name string) (uint16, bool) { return parseDayName(EdgeDayMarkPrefix, name) }
 
 // EdgeDaysParam is the metadata row saying that every day of the edge
 // table has its EdgeDays rows: written when indexing began into an empty

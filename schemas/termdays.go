@@ -135,11 +135,18 @@ func DecodeTermDay(key, value []byte) (TermDayRow, error) {
 const TermDayMarkPrefix = "termday/"
 
 // TermDayMark returns the metadata name of the mark of day d.
-func TermDayMark(d uint16) string { return TermDayMarkPrefix + dayTime(d).Format(time.DateOnly) }
+func TermDayMark(d uint16) string { return dayName(TermDayMarkPrefix, d) }
 
 // ParseTermDayMark returns the day of a mark's name (TermDayMark).
-func ParseTermDayMark(name string) (uint16, bool) {
-	s, ok := strings.CutPrefix(name, TermDayMarkPrefix)
+func ParseTermDayMark(name string) (uint16, bool) { return parseDayName(TermDayMarkPrefix, name) }
+
+// dayName returns prefix followed by day d as YYYY-MM-DD: the name of a
+// metadata row about one day.
+func dayName(prefix string, d uint16) string { return prefix + dayTime(d).Format(time.DateOnly) }
+
+// parseDayName returns the day of a name dayName made with prefix.
+func parseDayName(prefix, name string) (uint16, bool) {
+	s, ok := strings.CutPrefix(name, prefix)
 	if !ok {
 		return 0, false
 	}

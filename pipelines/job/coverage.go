@@ -154,15 +154,21 @@ func CoverageOf(runs []RunRecord, from, to time.Time, step time.Duration) []Span
 				sp.Failed++
 			}
 		}
-		if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(t) {
-			spans[n-1].To = end
-			spans[n-1].Failed = max(spans[n-1].Failed, sp.Failed)
-		} else {
-			spans = append(spans, sp)
-		}
+		spans = appendSpan(spans, sp)
 		t = end
 	}
 	return spans
+}
+
+// appendSpan appends sp to spans, or extends the last span to sp's end if
+// sp follows it in the same state.
+func appendSpan(spans []Span, sp Span) []Span {
+	if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(sp.From) {
+		spans[n-1].To = sp.To
+		spans[n-1].Failed = max(spans[n-1].Failed, sp.Failed)
+		return spans
+	}
+	return append(spans, sp)
 }
 
 // coverageByBounds is CoverageOf with step 0: [from, to) cut at the
@@ -230,12 +236,7 @@ func coverageByBounds(ranges []runRange, from, to time.Time, unrecorded bool) []
 		case unrecorded:
 			sp.Status = Unknown
 		}
-		if n := len(spans); n > 0 && spans[n-1].Status == sp.Status && spans[n-1].To.Equal(t) {
-			spans[n-1].To = end
-			spans[n-1].Failed = max(spans[n-1].Failed, sp.Failed)
-		} else {
-			spans = append(spans, sp)
-		}
+		spans = appendSpan(spans, sp)
 		t = end
 	}
 	return spans

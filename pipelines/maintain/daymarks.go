@@ -3,7 +3,12 @@ package maintain
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -45,4 +50,37 @@ func markDays(ctx context.Context, s *sink.Sink, minutes []string, param string,
 		return fmt.Errorf("marking the days of the minutes to recount: %w", err)
 	}
 	return nil
+}
+
+// recountMarkedDays recounts the days marked in s by metadata rows named
+// prefix and a day (parse reads the day of a name), several days at once
+// (recount writes one day's counts and removes its mark), and returns the
+// days recounted and the cells written. what names the table in errors.
+func recountMarkedDays(ctx context.Context, s *sink.Sink, what, prefix string, parse func(string) (uint16, bool), recount func(context.Context, *sink.Sink, uint16) (int, error)) (int, int, error) {
+	var days []uint16
+	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(prefix), func(key, _ []byte) error {
+		if d, ok := parse(string(key)); ok {
+			days = append(days, d)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("recount of %s: reading the marks: %w", what, err)
+	}
+	slices.Sort(days)
+	days = slices.Compact(days)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var written atomic.Int64
+	for _, d := range days {
+		g.Go(func() error {
+			n, err := recount(gctx, s, d)
+			written.Add(int64(n))
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, 0, err
+	}
+	return len(days), int(written.Load()), nil
 }

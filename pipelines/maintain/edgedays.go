@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -38,32 +34,7 @@ import (
 // marks. It returns the days recounted and the cells written (new or
 // changed weights).
 func recountEdgeDays(ctx context.Context, s *sink.Sink) (int, int, error) {
-	var days []uint16
-	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.EdgeDayMarkPrefix), func(key, _ []byte) error {
-		if d, ok := schemas.ParseEdgeDayMark(string(key)); ok {
-			days = append(days, d)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, 0, fmt.Errorf("recount of edge days: reading the marks: %w", err)
-	}
-	slices.Sort(days)
-	days = slices.Compact(days)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	var written atomic.Int64
-	for _, d := range days {
-		g.Go(func() error {
-			n, err := recountEdgeDay(gctx, s, d)
-			written.Add(int64(n))
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return 0, 0, err
-	}
-	return len(days), int(written.Load()), nil
+	return recountMarkedDays(ctx, s, "edge days", schemas.EdgeDayMarkPrefix, schemas.ParseEdgeDayMark, recountEdgeDay)
 }
 
 // recountEdgeDay writes the edge weights of day d, every kind, from its

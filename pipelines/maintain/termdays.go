@@ -4,12 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"runtime"
-	"slices"
-	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/schemas"
@@ -38,32 +33,7 @@ import (
 // marks. It returns the days recounted and the cells written (new or
 // changed counts).
 func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
-	var days []uint16
-	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(schemas.TermDayMarkPrefix), func(key, _ []byte) error {
-		if d, ok := schemas.ParseTermDayMark(string(key)); ok {
-			days = append(days, d)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, 0, fmt.Errorf("recount of term days: reading the marks: %w", err)
-	}
-	slices.Sort(days)
-	days = slices.Compact(days)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	var written atomic.Int64
-	for _, d := range days {
-		g.Go(func() error {
-			n, err := recountTermDay(gctx, s, d)
-			written.Add(int64(n))
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return 0, 0, err
-	}
-	return len(days), int(written.Load()), nil
+	return recountMarkedDays(ctx, s, "term days", schemas.TermDayMarkPrefix, schemas.ParseTermDayMark, recountTermDay)
 }
 
 // recountTermDay writes the term counts of day d from its stored tweets:
