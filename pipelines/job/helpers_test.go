@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines"
@@ -133,5 +134,29 @@ func diffTables(t testing.TB, want, got map[string]string, wantName, gotName str
 				break
 			}
 		}
+	}
+}
+
+// storeReader returns a func that opens the embedded store in dir as a
+// sink.Reader, with the func that closes it (the checks' reader).
+func storeReader(t *testing.T, dir string) func() (sink.Reader, func()) {
+	return func() (sink.Reader, func()) {
+		s, err := sink.Open(sink.Config{Store: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, func() { s.Close() }
+	}
+}
+
+// cassandraReader returns a func that opens a reader of the keyspace of
+// cfg, with the func that closes it (the checks' reader).
+func cassandraReader(t *testing.T, cfg *cassandraio.Config) func() (sink.Reader, func()) {
+	return func() (sink.Reader, func()) {
+		r, err := cassandraio.NewReader(*cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, func() { r.Close() }
 	}
 }

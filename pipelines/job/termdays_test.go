@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tweetindex/tweetindex/io/cassandraio"
 	"github.com/tweetindex/tweetindex/io/sink"
 	"github.com/tweetindex/tweetindex/pipelines"
 	"github.com/tweetindex/tweetindex/pipelines/maintain"
@@ -152,25 +151,13 @@ func TestTermDaysFollowTweets(t *testing.T) {
 		t.Parallel()
 		store := filepath.Join(tempDir(t), "store")
 		f.check(t, pipelines.Config{Store: store, TermDays: true}, ref, func() map[string]string { return dumpStore(t, store) },
-			func() (sink.Reader, func()) {
-				s, err := sink.Open(sink.Config{Store: store})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s, func() { s.Close() }
-			})
+			storeReader(t, store))
 	})
 	t.Run("cassandra", func(t *testing.T) {
 		t.Parallel()
 		_, cfg := startCQL(t)
 		f.check(t, pipelines.Config{Cassandra: cfg, TermDays: true}, ref, func() map[string]string { return dumpCassandra(t, cfg) },
-			func() (sink.Reader, func()) {
-				r, err := cassandraio.NewReader(*cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return r, func() { r.Close() }
-			})
+			cassandraReader(t, cfg))
 	})
 }
 

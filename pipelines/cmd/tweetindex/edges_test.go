@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,9 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tweetindex/tweetindex/io/storeio"
-	"github.com/tweetindex/tweetindex/pipelines"
-	"github.com/tweetindex/tweetindex/pipelines/job"
 	"github.com/tweetindex/tweetindex/schemas"
 )
 
@@ -142,30 +137,9 @@ json.dump({"directed": g.is_directed(), "edges": edges}, sys.stdout, ensure_asci
 // stderr that they read the edge cells instead.
 func TestEdgesOnAStoreWithoutWeights(t *testing.T) {
 	store, _ := indexedSample(t)
-	old := filepath.Join(t.TempDir(), "store")
-	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: old}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := storeio.Open(old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dels := []schemas.Cell{{Table: schemas.TableMeta, Key: []byte(schemas.EdgeDaysParam), Delete: true}}
-	err = st.Scan(context.Background(), schemas.TableEdgeDays, nil, nil, func(key, _ []byte) error {
-		dels = append(dels, schemas.Cell{Table: schemas.TableEdgeDays, Key: bytes.Clone(key), Delete: true})
-		return nil
-	})
-	if err == nil {
-		err = st.Write(dels)
-	}
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(dels) < 100 {
-		t.Fatalf("the sample store held %d edge weights: want many", len(dels)-1)
+	old, removed := sampleStoreWithout(t, schemas.TableEdgeDays, schemas.EdgeDaysParam)
+	if removed < 100 {
+		t.Fatalf("the sample store held %d edge weights: want many", removed)
 	}
 	for _, kind := range []string{"retweet", "quote", "reply", "mention", "hashtag"} {
 		want, wantErr := ask(t, "edges", "--store", store, "--type", kind, "--format", "csv")
