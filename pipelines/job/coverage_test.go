@@ -44,14 +44,7 @@ func TestCoverageOf(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			spans := CoverageOf(tc.runs, h(0), h(6), tc.step)
-			got := ""
-			for i, s := range spans {
-				if i > 0 {
-					got += " | "
-				}
-				got += fmt.Sprintf("[%d,%d) %s %d", int(s.From.Sub(day).Hours()), int(s.To.Sub(day).Hours()), s.Status, s.Failed)
-			}
-			if got != tc.want {
+			if got := spansText(spans, day); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -154,14 +147,7 @@ func TestCoverageOfObserved(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			spans := CoverageOf(tc.runs, h(0), h(120), 0)
-			got := ""
-			for i, s := range spans {
-				if i > 0 {
-					got += " | "
-				}
-				got += fmt.Sprintf("[%d,%d) %s %d", int(s.From.Sub(day).Hours()), int(s.To.Sub(day).Hours()), s.Status, s.Failed)
-			}
-			if got != tc.want {
+			if got := spansText(spans, day); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
 			}
 		})
@@ -276,4 +262,17 @@ func TestCoverageByBoundsMatchesSteps(t *testing.T) {
 			t.Fatalf("trial %d, runs %+v:\nby hours  %s\nby bounds %s", trial, runs, bySteps, byBounds)
 		}
 	}
+}
+
+// spansText writes spans as "[from,to) status failed", hours from day,
+// joined by " | ".
+func spansText(spans []Span, day time.Time) string {
+	got := ""
+	for i, s := range spans {
+		if i > 0 {
+			got += " | "
+		}
+		got += fmt.Sprintf("[%d,%d) %s %d", int(s.From.Sub(day).Hours()), int(s.To.Sub(day).Hours()), s.Status, s.Failed)
+	}
+	return got
 }
