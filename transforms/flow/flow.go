@@ -54,8 +54,8 @@ const StallLimit = 30 * time.Second
 
 // lastTake is when deduplication last took tweets from the backlog, or
 // when the backlog last went over MaxBacklog if later (Unix nanoseconds);
-// stallLogged is the lastTake of the last stall counted in stalls.
-var lastTake, stallLogged, stalls atomic.Int64
+// stallCounted is the lastTake of the last stall counted in stalls.
+var lastTake, stallCounted, stalls atomic.Int64
 
 // Stalls returns how many times readers of this process read on although
 // the backlog was full, because deduplication had taken no tweet for
@@ -82,7 +82,7 @@ func Backlogged() bool {
 	if clock().UnixNano()-at <= int64(StallLimit) {
 		return true
 	}
-	if stallLogged.Swap(at) != at {
+	if stallCounted.Swap(at) != at {
 		stalls.Add(1) // a stall not counted yet
 	}
 	return false
@@ -95,7 +95,9 @@ func AddBacklog(n int) {
 		return
 	}
 	now := backlog.Add(int64(n))
-	if n < 0 || now > MaxBacklog && now-int64(n) <= MaxBacklog {
+	// Only a take that leaves the backlog full, or the add that fills
+	// it, matters to Backlogged: the clock is read for those alone.
+	if now > MaxBacklog && (n < 0 || now-int64(n) <= MaxBacklog) {
 		lastTake.Store(clock().UnixNano())
 	}
 	if n < 0 && now <= MaxBacklog && now-int64(n) > MaxBacklog {
