@@ -267,8 +267,11 @@ Cassandra counters, which are not idempotent under retries.`,
 			{"hour", CQLTinyint}, // UTC hour of created_at, 0..23
 		},
 		Clustering: []CQLColumn{{"row_key", CQLBlob}},
-		Regular:    []CQLColumn{{"freq", CQLInt}},
-		Comment:    "TermIndex: (term, field, day, hour) -> row keys in time order, with the term frequency",
+		Regular: []CQLColumn{
+			{"freq", CQLInt},
+			{"positions", CQLBlob}, // text rows: the term's positions (schemas.AppendTermPositions); empty: none recorded
+		},
+		Comment: "TermIndex: (term, field, day, hour) -> row keys in time order, with the term frequency and positions",
 		Reason: `Partition (term, field, day, hour), clustered by row key (time order).
 "Tweets with term T in field F between t1 and t2" reads one partition per hour
 of the range (hour IN (...) for a day), each a slice in time order.

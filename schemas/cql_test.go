@@ -104,7 +104,7 @@ func goTypeMatches(t CQLType, v any) bool {
 func TestCQLTextColumns(t *testing.T) {
 	blobs := map[string]bool{"raw_tweets.row_key": true, "raw_tweets.tweet": true, "term_index.row_key": true,
 		"geo_temporal.row_key": true, "dead_letter.raw": true, "tweet_identity.row_key": true,
-		"tweet_authors.row_key": true, "tweet_edges.row_key": true}
+		"tweet_authors.row_key": true, "tweet_edges.row_key": true, "term_index.positions": true}
 	texts := map[string]bool{"term_index.term": true, "term_index.field": true, "tweet_frequency.lang": true,
 		"geo_temporal.geohash": true, "dead_letter.source": true, "dead_letter.reason": true,
 		"metadata.name": true, "metadata.value": true, "tweet_authors.lang": true, "tweet_authors.screen_name": true,

@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -79,12 +80,26 @@ func termsCQLValues(dst []any, c Cell) ([]any, error) {
 	if !utf8.ValidString(r.Term) {
 		return dst, fmt.Errorf("terms cell %q: term is not valid UTF-8", c.Key)
 	}
-	return append(dst, r.Term, r.Field, dayTime(Day(sec)), int8(sec%86400/3600), c.Key[len(c.Key)-RowKeyLen:], int32(r.Freq)), nil
+	positions := []byte{}
+	if i := bytes.IndexByte(c.Value, 0); i >= 0 {
+		positions = c.Value[i+1:] // never empty: it holds their number
+	}
+	return append(dst, r.Term, r.Field, dayTime(Day(sec)), int8(sec%86400/3600), c.Key[len(c.Key)-RowKeyLen:], int32(r.Freq), positions), nil
 }
 
 func termsFromCQL(values []any) (Cell, error) {
 	k, err := RowKeyFromBytes(asBytes(values[4]))
-	return TermRow{Term: asString(values[0]), Field: asString(values[1]), Key: k, Freq: uint32(asInt(values[5]))}.Cell(), err
+	if err != nil {
+		return Cell{}, err
+	}
+	r := TermRow{Term: asString(values[0]), Field: asString(values[1]), Key: k, Freq: uint32(asInt(values[5]))}
+	if b := asBytes(values[6]); len(b) > 0 { // empty, or null in a keyspace made before positions: none recorded
+		if r.Positions, err = DecodeTermPositions(nil, b); err != nil {
+			return Cell{}, err
+		}
+		r.Positioned = true
+	}
+	return r.Cell(), nil
 }
 
 func frequencyCQLValues(dst []any, c Cell) ([]any, error) {

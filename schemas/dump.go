@@ -34,6 +34,8 @@ type termDump struct {
 	Field  string `json:"field"`
 	RowKey string `json:"row_key"`
 	Freq   uint32 `json:"freq"`
+	// Positions are the text row's positions (none recorded: absent).
+	Positions *[]uint32 `json:"positions,omitempty"`
 }
 
 type frequencyDump struct {
@@ -97,7 +99,12 @@ func dumpTerm(key, value []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return termDump{Term: r.Term, Field: r.Field, RowKey: r.Key.String(), Freq: r.Freq}, nil
+	d := termDump{Term: r.Term, Field: r.Field, RowKey: r.Key.String(), Freq: r.Freq}
+	if r.Positioned {
+		ps := append([]uint32{}, r.Positions...)
+		d.Positions = &ps
+	}
+	return d, nil
 }
 
 func dumpFrequency(key, value []byte) (any, error) {

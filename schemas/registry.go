@@ -60,6 +60,11 @@ type TableSpec struct {
 	// first cell filed under it (LookupRange): the raw table's tweet
 	// with the smallest id.
 	RowKeyLookup bool
+	// Earlier, if not nil, reports whether a cell's stored value, found,
+	// is want as a build before the current layout wrote it, which the
+	// current code reads as well (a term row without positions): check
+	// takes it for right.
+	Earlier func(found, want []byte) bool
 
 	// cqlSampleValue is a valid value of the table, so that a key alone
 	// can be mapped to its CQL columns (CQLKeyValues).
@@ -77,7 +82,7 @@ var registry = []*TableSpec{
 	{
 		Table: TableTerms, Name: "terms",
 		Derived: true, BulkSorted: true, Summarized: true, Shared: true, TweetKey: trailingRowKey(0),
-		Dump: dumpTerm, CQL: CQLTerms,
+		Dump: dumpTerm, CQL: CQLTerms, Earlier: termWithoutPositions,
 		CQLRow: CQLRow{termsCQLValues, termsFromCQL}, CQLRange: termsCQLRange,
 	},
 	{

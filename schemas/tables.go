@@ -186,15 +186,28 @@ func DecodeIdentity(key, value []byte) (IdentityRow, error) {
 }
 
 // TermRow is a row of TermIndex: term, field (the column family: "text" or
-// "user"), row key (the qualifier) and the term's frequency in that field.
-// The key is term 0x00 field 0x00 rowkey, so all tweets of a term and field
-// are one range, in time order. The value is the frequency as a decimal
-// string when it is above 1, and empty otherwise, as in the seed schema.
+// "user"), row key (the qualifier), the term's frequency in that field and,
+// for the text, its positions. The key is term 0x00 field 0x00 rowkey, so
+// all tweets of a term and field are one range, in time order. The value
+// is the frequency as a decimal string when it is above 1, and empty
+// otherwise, as in the seed schema; a row that records positions follows
+// it with a 0x00 byte, the number of positions and the positions, each
+// as the difference from the one before (the first from 0), all as
+// unsigned varints (AppendTermPositions).
 type TermRow struct {
 	Term  string
 	Field string
 	Key   RowKey
 	Freq  uint32
+	// Positions are the term's positions in the tweet's text, ascending:
+	// the indexes of its words as the indexing tokenizer counts them
+	// (transforms.TextPostings), for phrase questions. Positioned says
+	// the row records them: rows of the text field do, with no position
+	// for a term only the tweet's entities name; rows of the other
+	// fields, and text rows written before positions were kept, do not,
+	// and a phrase question reads their tweet's text instead.
+	Positions  []uint32
+	Positioned bool
 }
 
 // TermPrefix returns the key prefix of all rows of term in field.
@@ -217,8 +230,14 @@ func (r TermRow) Cell() Cell {
 }
 
 // CellBytes is about how many bytes Cell's key and value take: enough
-// for those of a frequency under a million.
-func (r TermRow) CellBytes() int { return len(r.Term) + len(r.Field) + 2 + RowKeyLen + 6 }
+// for those of a frequency under a million and positions under 128 apart.
+func (r TermRow) CellBytes() int {
+	n := len(r.Term) + len(r.Field) + 2 + RowKeyLen + 6
+	if r.Positioned {
+		n += 2 + len(r.Positions)
+	}
+	return n
+}
 
 // AppendCell is Cell with the key and value appended to buf, so that the
 // cells of many rows can share one allocation: it returns the cell, whose
@@ -229,12 +248,64 @@ func (r TermRow) AppendCell(buf []byte) (Cell, []byte) {
 	buf = append(buf, r.Key[:]...)
 	k := buf[start:len(buf):len(buf)]
 	var v []byte
-	if r.Freq > 1 {
+	if r.Freq > 1 || r.Positioned {
 		start = len(buf)
-		buf = strconv.AppendUint(buf, uint64(r.Freq), 10)
+		if r.Freq > 1 {
+			buf = strconv.AppendUint(buf, uint64(r.Freq), 10)
+		}
+		if r.Positioned {
+			buf = append(buf, 0)
+			buf = AppendTermPositions(buf, r.Positions)
+		}
 		v = buf[start:len(buf):len(buf)]
 	}
 	return Cell{Table: TableTerms, Key: k, Value: v}, buf
+}
+
+// AppendTermPositions appends to dst the positions ps (ascending) as a
+// term row records them: their number, then each one's difference from
+// the one before (the first from 0), as unsigned varints.
+func AppendTermPositions(dst []byte, ps []uint32) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(ps)))
+	last := uint32(0)
+	for _, p := range ps {
+		dst = binary.AppendUvarint(dst, uint64(p-last))
+		last = p
+	}
+	return dst
+}
+
+// DecodeTermPositions appends to dst the positions b holds
+// (AppendTermPositions: what follows the 0x00 of a term row's value), all
+// of b. Phrase questions read them without decoding the rest of the row.
+func DecodeTermPositions(dst []uint32, b []byte) ([]uint32, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return dst, errors.New("term positions: bad count")
+	}
+	b = b[k:]
+	last := uint64(0)
+	for i := uint64(0); i < n; i++ {
+		d, k := binary.Uvarint(b)
+		if k <= 0 || (i > 0 && d == 0) || last+d > math.MaxUint32 {
+			return dst, errors.New("term positions: bad position")
+		}
+		last += d
+		dst = append(dst, uint32(last))
+		b = b[k:]
+	}
+	if len(b) > 0 {
+		return dst, errors.New("term positions: bytes after the last")
+	}
+	return dst, nil
+}
+
+// termWithoutPositions reports whether the term row value found is want
+// without its positions: a row written before positions were kept
+// (TableSpec.Earlier).
+func termWithoutPositions(found, want []byte) bool {
+	i := bytes.IndexByte(want, 0)
+	return i >= 0 && bytes.IndexByte(found, 0) < 0 && bytes.Equal(found, want[:i])
 }
 
 // DecodeTerm decodes a TermIndex cell.
@@ -252,10 +323,19 @@ func DecodeTerm(key, value []byte) (TermRow, error) {
 	r.Term = string(head[:i])
 	r.Field = string(head[i+1 : len(head)-1])
 	r.Freq = 1
-	if len(value) > 0 {
-		n, err := strconv.ParseUint(string(value), 10, 32)
+	freq := value
+	if j := bytes.IndexByte(value, 0); j >= 0 {
+		freq = value[:j]
+		ps, err := DecodeTermPositions(nil, value[j+1:])
 		if err != nil {
-			return r, fmt.Errorf("term frequency %q: %w", value, err)
+			return r, err
+		}
+		r.Positions, r.Positioned = ps, true
+	}
+	if len(freq) > 0 {
+		n, err := strconv.ParseUint(string(freq), 10, 32)
+		if err != nil {
+			return r, fmt.Errorf("term frequency %q: %w", freq, err)
 		}
 		r.Freq = uint32(n)
 	}

@@ -2,8 +2,11 @@ package transforms
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tweetindex/tweetindex/schemas"
 )
 
 // checkPostings checks that TextPostings finds in s the terms Tokenize
@@ -27,6 +30,57 @@ func checkPostings(t *testing.T, s string, got []Term) {
 	}
 	for term := range count {
 		t.Fatalf("TextPostings(%q): %q, which Tokenize does not give", s, term)
+	}
+}
+
+// checkCellPositions checks that the text rows of tw's term cells record
+// the positions TextPostings finds for each term, once each, ascending,
+// and none for a term only the entities name.
+func checkCellPositions(t *testing.T, tw *schemas.Tweet) {
+	t.Helper()
+	want := map[string][]uint32{}
+	for _, p := range TextPostings(nil, tw.Text) {
+		ps := want[p.Term]
+		if len(ps) == 0 || ps[len(ps)-1] != uint32(p.Pos) {
+			want[p.Term] = append(ps, uint32(p.Pos))
+		}
+	}
+	cells, _ := TermCells(nil, nil, tw)
+	for _, c := range cells {
+		r, err := schemas.DecodeTerm(c.Key, c.Value)
+		if err != nil {
+			t.Fatalf("text %q: cell %q: %v", tw.Text, c.Key, err)
+		}
+		if r.Field != FieldText {
+			if r.Positioned {
+				t.Fatalf("text %q: %s row %q records positions", tw.Text, r.Field, r.Term)
+			}
+			continue
+		}
+		if !r.Positioned || !slices.Equal(r.Positions, want[r.Term]) {
+			t.Fatalf("text %q: row %q records positions %v (%v), TextPostings %v", tw.Text, r.Term, r.Positions, r.Positioned, want[r.Term])
+		}
+	}
+}
+
+// TestTermCellsPositions: the text rows of a tweet with entities record
+// the text's positions, and none for a tag only the entities name.
+func TestTermCellsPositions(t *testing.T) {
+	tw := &schemas.Tweet{Text: "RT climate change is #Climate change, not #weather… #東京タワー 行く",
+		Entities: &schemas.Entities{Hashtags: []string{"Climate", "weatherwatch", "東京タワー"}, Mentions: []string{"UN"}}}
+	checkCellPositions(t, tw)
+	cells, _ := TermCells(nil, nil, tw)
+	var only []string
+	for _, c := range cells {
+		if r, _ := schemas.DecodeTerm(c.Key, c.Value); r.Positioned && len(r.Positions) == 0 {
+			only = append(only, r.Term)
+		}
+	}
+	if want := []string{"#weatherwatch", "weatherwatch", "@un", "un"}; !slices.Equal(only, want) {
+		t.Errorf("rows at no position: %q, want the entities' own %q", only, want)
+	}
+	for _, s := range []string{benchEnglish, benchJapanese, "a a a b a", "#abc東abc abc"} {
+		checkCellPositions(t, &schemas.Tweet{Text: s})
 	}
 }
 

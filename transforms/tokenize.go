@@ -115,10 +115,19 @@ func Tokenize(dst []Term, text string) []Term {
 // hashtags, mentions and cashtags stay, when entities leave some out (a
 // truncated text, an archive's retweet).
 func TokenizeEntities(dst []Term, text string, e *schemas.Entities) []Term {
-	t := tokenizer{dst: dst, base: len(dst), cls: classTable()}
+	return textTerms(dst, nil, text, e)
+}
+
+// textTerms appends the terms of text to dst, with those of the entities
+// e if not nil (TokenizeEntities), and records their positions in at if
+// it is not nil (TweetTermsAt).
+func textTerms(dst []Term, at *[]TermAt, text string, e *schemas.Entities) []Term {
+	t := tokenizer{dst: dst, base: len(dst), cls: classTable(), at: at}
 	t.text(Normalize(text))
-	for _, x := range EntityTerms(nil, e) {
-		t.raise(x.Term, x.Freq)
+	if e != nil {
+		for _, x := range EntityTerms(nil, e) {
+			t.raise(x.Term, x.Freq)
+		}
 	}
 	return t.dst
 }
@@ -143,10 +152,23 @@ func EntityTerms(dst []Term, e *schemas.Entities) []Term {
 // TweetTerms appends the terms of the text of tw (field FieldText) to dst:
 // TokenizeEntities when it carries entities, Tokenize when not.
 func TweetTerms(dst []Term, tw *schemas.Tweet) []Term {
-	if tw.Entities != nil {
-		return TokenizeEntities(dst, tw.Text, tw.Entities)
-	}
-	return Tokenize(dst, tw.Text)
+	return textTerms(dst, nil, tw.Text, tw.Entities)
+}
+
+// TermAt is a position of a term TweetTermsAt found: Term is the term's
+// index among the terms it appended, Pos the position (TextPostings).
+type TermAt struct {
+	Term, Pos int
+}
+
+// TweetTermsAt is TweetTerms, which it appends to dst, with the positions
+// at which the text holds each term, appended to at in the text's order:
+// the postings TextPostings gives, with each term named by its index
+// among the terms appended to dst. A term that only the entities name is
+// at no position.
+func TweetTermsAt(dst []Term, at []TermAt, tw *schemas.Tweet) ([]Term, []TermAt) {
+	dst = textTerms(dst, &at, tw.Text, tw.Entities)
+	return dst, at
 }
 
 // FieldTerms appends the terms of tw in field (FieldText, FieldUser,
@@ -306,7 +328,8 @@ type tokenizer struct {
 	index map[string]int    // term -> index in dst, past slotCount/2 terms
 	query bool              // QueryTerms: a hashtag or mention gives only itself
 	skip  string            // word: the bare tag already added, not to be added again
-	seq   *[]Posting        // if not nil, every term added, at its position (phrase.go)
+	seq   *[]Posting        // if not nil, every term added, at its position, unmerged (phrase.go)
+	at    *[]TermAt         // if not nil, the positions of the merged terms (TweetTermsAt)
 	pos   int               // the position of the next word
 	hold  bool              // word: the terms of a tag share its one position
 }
@@ -336,21 +359,30 @@ func load64(s string) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// add records one occurrence of term.
+// add records one occurrence of term, at the position of the current word.
 func (t *tokenizer) add(term string) {
 	term = capTerm(term)
 	if t.seq != nil {
 		*t.seq = append(*t.seq, Posting{Term: term, Pos: t.pos})
 		return // positions only: no merging
 	}
+	k := t.merge(term)
+	if t.at != nil {
+		*t.at = append(*t.at, TermAt{Term: k - t.base, Pos: t.pos})
+	}
+}
+
+// merge records one occurrence of term (capped) in dst[base:] and
+// returns its index in dst.
+func (t *tokenizer) merge(term string) int {
 	if t.index != nil {
 		if k, ok := t.index[term]; ok {
 			t.dst[k].Freq++
-			return
+			return k
 		}
 		t.index[term] = len(t.dst)
 		t.dst = append(t.dst, Term{Term: term, Freq: 1})
-		return
+		return len(t.dst) - 1
 	}
 	for p := termHash(term) & (slotCount - 1); ; p = (p + 1) & (slotCount - 1) {
 		e := t.slots[p]
@@ -363,11 +395,11 @@ func (t *tokenizer) add(term string) {
 					t.index[t.dst[k].Term] = k
 				}
 			}
-			return
+			return len(t.dst) - 1
 		}
 		if k := t.base + int(e) - 1; t.dst[k].Term == term {
 			t.dst[k].Freq++
-			return
+			return k
 		}
 	}
 }
@@ -388,8 +420,8 @@ func (t *tokenizer) raise(term string, freq uint32) {
 		}
 	}
 	if !ok {
-		t.add(term) // appended
-		t.dst[len(t.dst)-1].Freq = freq
+		k = t.merge(term) // appended, at no position
+		t.dst[k].Freq = freq
 		return
 	}
 	t.dst[k].Freq = max(t.dst[k].Freq, freq)

@@ -430,6 +430,7 @@ func checkInvariants(t *testing.T, s string) {
 		seen[term.Term] = true
 	}
 	checkPostings(t, s, got)
+	checkCellPositions(t, &schemas.Tweet{Text: s})
 }
 
 const (

@@ -29,8 +29,51 @@ func ApplySchema(ctx context.Context, cfg Config, opts schemas.ReplicationOption
 				return fmt.Errorf("cassandraio: apply schema: %w", err)
 			}
 		}
+		// A table made by an earlier build lacks the columns added since
+		// (term_index.positions): add them.
+		missing, err := missingColumns(ctx, s, cfg.Keyspace)
+		if err != nil {
+			return fmt.Errorf("cassandraio: apply schema: %w", err)
+		}
+		for _, m := range missing {
+			stmt := fmt.Sprintf("ALTER TABLE %s.%s ADD %s %s", cfg.Keyspace, m.table, m.col.Name, m.col.Type)
+			if err := execRetrying(ctx, cfg, s, stmt); err != nil {
+				return fmt.Errorf("cassandraio: apply schema: %w", err)
+			}
+		}
 		return nil
 	})
+}
+
+// missingColumn is a column of the project's table that the keyspace's
+// table lacks.
+type missingColumn struct {
+	table string
+	col   schemas.CQLColumn
+}
+
+// missingColumns returns the columns the keyspace's tables of the project
+// lack (tables it does not hold aside), read from system_schema.
+func missingColumns(ctx context.Context, s *gocql.Session, keyspace string) ([]missingColumn, error) {
+	have := map[[2]string]bool{}
+	tables := map[string]bool{}
+	var table, col string
+	iter := s.Query("SELECT table_name, column_name FROM system_schema.columns WHERE keyspace_name = ?", keyspace).IterContext(ctx)
+	for iter.Scan(&table, &col) {
+		have[[2]string{table, col}], tables[table] = true, true
+	}
+	if err := iter.Close(); err != nil {
+		return nil, fmt.Errorf("reading the columns of keyspace %s: %w", keyspace, err)
+	}
+	var missing []missingColumn
+	for _, ct := range schemas.CQLTables() {
+		for _, c := range ct.Columns() {
+			if tables[ct.Name] && !have[[2]string{ct.Name, c.Name}] {
+				missing = append(missing, missingColumn{ct.Name, c})
+			}
+		}
+	}
+	return missing, nil
 }
 
 // DropKeyspace drops the keyspace of cfg and everything in it, if it
@@ -180,6 +223,16 @@ func CheckTables(ctx context.Context, cfg Config) error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("keyspace %s has no table %s (made by a build before it): create it with: tweetindex schema apply --cassandra HOSTS --keyspace %s", cfg.Keyspace, strings.Join(missing, ", "), cfg.Keyspace)
+	}
+	cols, err := missingColumns(ctx, s, cfg.Keyspace)
+	if err != nil {
+		return err
+	}
+	for _, m := range cols {
+		missing = append(missing, m.table+"."+m.col.Name)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("keyspace %s has no column %s (its tables were made by a build before it): add it with: tweetindex schema apply --cassandra HOSTS --keyspace %s", cfg.Keyspace, strings.Join(missing, ", "), cfg.Keyspace)
 	}
 	return nil
 }

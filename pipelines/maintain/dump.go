@@ -13,7 +13,7 @@ import (
 // tweetindex dump's JSON lines:
 //
 //	raw:        row_key (hex), tweet_id, created_at (RFC 3339), json
-//	terms:      term, field, row_key, freq
+//	terms:      term, field, row_key, freq, positions (text rows)
 //	frequency:  minute (YYYYMMDDhhmm), lang, count
 //	geo:        spread, day, geohash, row_key, lat, lon, point (exact, place or unknown)
 //	deadletter: origin, item (when > 0), reason, raw

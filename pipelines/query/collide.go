@@ -87,11 +87,11 @@ func answering(dec *decoder, k []byte, values [][]byte, match func(*schemas.Twee
 // countAnswering returns how many tweets of row keys ks a retrieval with
 // match, check and lang returns: answering, then the language, as
 // emitter.row checks it.
-func (e *Engine) countAnswering(ctx context.Context, ks []schemas.RowKey, match func(*schemas.Tweet) bool, check bool, lang string) (int64, error) {
+func (e *Engine) countAnswering(ctx context.Context, ks []schemas.RowKey, match func(*schemas.Tweet) bool, need map[schemas.RowKey]bool, lang string) (int64, error) {
 	var n int64
 	var dec decoder
 	err := e.rows(ctx, ks, fetchChunk, func(k []byte, values [][]byte) error {
-		return answering(&dec, k, values, match, check, func(v []byte) error {
+		return answering(&dec, k, values, match, need[schemas.RowKey(k)], func(v []byte) error {
 			if lang != "" {
 				t, err := dec.decode(k, v)
 				if err != nil {

@@ -197,7 +197,7 @@ func (e *Engine) CountGeo(ctx context.Context, f Filter, box *Box) (int64, error
 			}
 			points[h.Key] = append(points[h.Key], h)
 		}
-		c, err := e.countAnswering(ctx, read, geoMatcher(points), false, f.Lang)
+		c, err := e.countAnswering(ctx, read, geoMatcher(points), nil, f.Lang)
 		n += c
 		return err
 	})

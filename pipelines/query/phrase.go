@@ -138,6 +138,134 @@ func postedAt(posts []transforms.Posting, term string, pos int) bool {
 	return false
 }
 
+// phraseFilter judges the row keys a search with phrases finds in the
+// term index by the positions the text rows of the phrases' terms record
+// (schemas.TermRow.Positions): a row key whose rows record them is kept
+// or left out on them, without reading its tweet; one whose rows record
+// none (a store indexed before positions were kept) or that holds two
+// tweets (a collision: its rows may be either's) is kept, for its tweets
+// to be checked against their text.
+type phraseFilter struct {
+	items []item
+	op    Op
+	coll  collisionSet
+	ps    [][]uint32 // scratch: a phrase's terms' positions
+}
+
+// positioned reports whether the rows of the token t are read with their
+// positions: it is a term of a phrase. False for a nil filter (no phrase).
+func (f *phraseFilter) positioned(t string) bool {
+	if f == nil {
+		return false
+	}
+	for _, it := range f.items {
+		if it.phrase != nil && slices.Contains(it.phrase.terms, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// A verdict is what the term rows say of an item and a row key.
+type verdict int8
+
+const (
+	no      verdict = iota // its tweet does not hold the item
+	yes                    // it does
+	unknown                // its tweet must be read to tell
+)
+
+// filter returns the keys (sorted) that may hold the search, in order, and
+// those of them whose tweets must be checked against their text (nil if
+// none). lists holds the term rows of the chunk keys come from, by token.
+func (f *phraseFilter) filter(keys []schemas.RowKey, lists map[string]*termList) ([]schemas.RowKey, map[schemas.RowKey]bool) {
+	out := make([]schemas.RowKey, 0, len(keys))
+	var need map[schemas.RowKey]bool
+	for _, k := range keys {
+		v := yes
+		if f.op == Or {
+			v = no
+		}
+		for _, it := range f.items {
+			x := f.holds(it, k, lists)
+			if f.op == And && x == no || f.op == Or && x == yes {
+				v = x
+				break
+			}
+			if x == unknown {
+				v = unknown
+			}
+		}
+		switch v {
+		case unknown:
+			if need == nil {
+				need = map[schemas.RowKey]bool{}
+			}
+			need[k] = true
+			fallthrough
+		case yes:
+			out = append(out, k)
+		}
+	}
+	return out, need
+}
+
+// holds returns whether the tweet of row key k holds the item it: every
+// token of it in lists at k, and for a phrase, its terms at its positions.
+func (f *phraseFilter) holds(it item, k schemas.RowKey, lists map[string]*termList) verdict {
+	for _, t := range it.tokens {
+		l := lists[t]
+		if l == nil {
+			return no // not read: its group had no tweet this hour
+		}
+		if _, found := slices.BinarySearchFunc(l.keys, k, compareKeys); !found {
+			return no
+		}
+	}
+	if it.phrase == nil {
+		return yes
+	}
+	if f.coll[k] {
+		return unknown
+	}
+	f.ps = f.ps[:0]
+	for j, t := range it.phrase.terms {
+		l := lists[t]
+		i, _ := slices.BinarySearchFunc(l.keys, k, compareKeys)
+		if l.pos[2*i] < 0 {
+			return unknown // a row written before positions were kept
+		}
+		if j == len(f.ps) {
+			f.ps = append(f.ps, nil)
+		}
+		ps, err := schemas.DecodeTermPositions(f.ps[j][:0], l.buf[l.pos[2*i]:l.pos[2*i+1]])
+		if err != nil {
+			return unknown // unreadable positions: the text decides
+		}
+		f.ps[j] = ps
+	}
+	if it.phrase.at(f.ps) {
+		return yes
+	}
+	return no
+}
+
+// at reports whether the positions of the phrase's terms (ps[j]: those of
+// terms[j], ascending) hold it: its first term at some position p, and
+// each other term at p plus its offset. It is in on a text's postings.
+func (ph *phrase) at(ps [][]uint32) bool {
+	for _, p := range ps[0] {
+		all := true
+		for j := 1; j < len(ph.terms) && all; j++ {
+			_, all = slices.BinarySearch(ps[j], p+uint32(ph.offs[j]))
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 // checked reports whether a search's tweets are each checked against
 // their text (it has a phrase of two words or more).
 func checked(items []item) bool {
@@ -160,8 +288,9 @@ func (e *Engine) Search(ctx context.Context, f Filter, q Search, page Page, emit
 		return err
 	}
 	out := page.emitter(e, s.lang, emit)
-	out.match, out.check = searchMatcher(items, q.Op, q.Field), checked(items)
-	return out.end(e.termMatches(ctx, s, items, q.Op, q.Field, page.After, func(keys []schemas.RowKey) error {
+	out.match = searchMatcher(items, q.Op, q.Field)
+	return out.end(e.termMatches(ctx, s, items, q.Op, q.Field, page.After, func(keys []schemas.RowKey, need map[schemas.RowKey]bool) error {
+		out.need = need
 		return out.keys(ctx, keys)
 	}))
 }
@@ -183,24 +312,24 @@ func (e *Engine) CountSearch(ctx context.Context, f Filter, q Search) (int64, er
 	if err != nil {
 		return 0, err
 	}
-	match, check := searchMatcher(items, q.Op, q.Field), checked(items)
+	match := searchMatcher(items, q.Op, q.Field)
 	var n int64
 	var read []schemas.RowKey
-	err = e.termMatches(ctx, s, items, q.Op, q.Field, nil, func(keys []schemas.RowKey) error {
-		if s.lang != "" || check {
-			c, err := e.countAnswering(ctx, keys, match, check, s.lang)
+	err = e.termMatches(ctx, s, items, q.Op, q.Field, nil, func(keys []schemas.RowKey, need map[schemas.RowKey]bool) error {
+		if s.lang != "" {
+			c, err := e.countAnswering(ctx, keys, match, need, s.lang)
 			n += c
 			return err
 		}
 		read = read[:0]
 		for _, k := range keys {
-			if coll[k] {
+			if coll[k] || need[k] {
 				read = append(read, k)
 			} else {
 				n++
 			}
 		}
-		c, err := e.countAnswering(ctx, read, match, false, "")
+		c, err := e.countAnswering(ctx, read, match, need, "")
 		n += c
 		return err
 	})

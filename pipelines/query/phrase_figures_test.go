@@ -204,7 +204,7 @@ func TestPhraseFigures(t *testing.T) {
 		var answer []schemas.RowKey
 		lookupT, _ := best(func() (int, error) {
 			n := 0
-			err := e.termMatches(ctx, all, items, And, "text", nil, func(ks []schemas.RowKey) error { n += len(ks); return nil })
+			err := e.termMatches(ctx, all, items, And, "text", nil, func(ks []schemas.RowKey, _ map[schemas.RowKey]bool) error { n += len(ks); return nil })
 			return n, err
 		})
 		if err := e.Search(ctx, Filter{}, s, Page{}, func(h Hit) error { answer = append(answer, h.Key); return nil }); err != nil {

@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tweetindex/tweetindex/io/sink"
+	"github.com/tweetindex/tweetindex/io/storeio"
 	"github.com/tweetindex/tweetindex/pipelines/query"
 	"github.com/tweetindex/tweetindex/schemas"
 	"github.com/tweetindex/tweetindex/transforms"
@@ -70,13 +72,74 @@ func pickPhrases(t *testing.T, ctx context.Context, r sink.Reader) []string {
 // tweets, alone and with terms (AND, OR), over ranges and a language,
 // each answered from the indexes (retrieved and counted) and by a scan
 // of the raw tweets, whose check of the positions is its own.
+// The store is asked as indexed (text rows with positions), then as a
+// store indexed before positions were kept (rows without), and as one of
+// both kinds (every other row without): each must answer alike.
 func TestPhrasesMatchScan(t *testing.T) {
 	ctx := context.Background()
 	r := openStore(t)
-	e := query.NewEngine(r)
-	sc := query.Scanner{R: r}
 	phrases := pickPhrases(t, ctx, r)
 	phrases = append(phrases, "Edge, point!", "point edge", "edge   point 3", "edge a point", "no-such words here", "the the the")
+	for _, c := range []struct {
+		name  string
+		every int
+	}{{"with positions", 0}, {"without positions", 1}, {"half without", 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			rc := r
+			if c.every > 0 {
+				rc = storeWithoutPositions(t, r, c.every)
+			}
+			phrasesMatchScan(t, rc, phrases)
+		})
+	}
+}
+
+// storeWithoutPositions copies the store r into a new one whose text term
+// rows (every one, or every other: every 2) record no positions, as rows
+// written before positions were kept.
+func storeWithoutPositions(t *testing.T, r sink.Reader, every int) sink.Reader {
+	t.Helper()
+	ctx := context.Background()
+	st, err := storeio.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	stripped, i := 0, 0
+	for _, tb := range schemas.Tables {
+		var cells []schemas.Cell
+		err := r.ScanAll(ctx, tb, func(k, v []byte) error {
+			c := schemas.Cell{Table: tb, Key: bytes.Clone(k), Value: bytes.Clone(v)}
+			if tb == schemas.TableTerms {
+				row, err := schemas.DecodeTerm(k, v)
+				if err != nil {
+					return err
+				}
+				if i++; row.Positioned && i%every == 0 {
+					row.Positions, row.Positioned = nil, false
+					c, stripped = row.Cell(), stripped+1
+				}
+			}
+			cells = append(cells, c)
+			return nil
+		})
+		if err == nil {
+			err = st.Write(cells)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if stripped == 0 {
+		t.Fatal("no term row records positions")
+	}
+	return st
+}
+
+func phrasesMatchScan(t *testing.T, r sink.Reader, phrases []string) {
+	ctx := context.Background()
+	e := query.NewEngine(r)
+	sc := query.Scanner{R: r}
 	filters := []query.Filter{
 		{},
 		{From: dataStart.Add(6 * time.Hour), To: dataStart.Add(30*time.Hour + 17*time.Second)},

@@ -68,9 +68,10 @@ type emitter struct {
 	// at a row key, and a row key can hold two tweets (a collision), of
 	// which the index may mean one. Asked only of such row keys.
 	match func(*schemas.Tweet) bool
-	// check asks match of every tweet, not only of collisions: the
-	// question has a phrase, which the index alone cannot tell.
-	check bool
+	// need asks match of the tweets of these row keys too, not only of
+	// collisions: the question has a phrase whose positions their term
+	// rows do not record (phraseFilter).
+	need map[schemas.RowKey]bool
 	// full is the row key at which the page filled up: the other tweets
 	// of that row key still go in the page, since the next page starts
 	// after the row key.
@@ -101,7 +102,7 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 		ks = ks[i:]
 	}
 	chunk := fetchChunk
-	if o.page.Limit > 0 && o.lang == "" && !o.check {
+	if o.page.Limit > 0 && o.lang == "" && len(o.need) == 0 {
 		chunk = max(o.page.Limit-o.n, 1) // no more than the page needs
 	}
 	return o.e.rows(ctx, ks, chunk, o.rowTweets)
@@ -112,7 +113,7 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 // one (a collision) or the question checks every tweet, and match says
 // otherwise.
 func (o *emitter) rowTweets(k []byte, values [][]byte) error {
-	return answering(&o.dec, k, values, o.match, o.check, func(v []byte) error { return o.row(k, v) })
+	return answering(&o.dec, k, values, o.match, o.need[schemas.RowKey(k)], func(v []byte) error { return o.row(k, v) })
 }
 
 // rows calls fn with every tweet (stored JSON, valid during the call) of

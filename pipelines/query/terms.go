@@ -47,22 +47,39 @@ func EmptyTerms(terms []string, field string) []string {
 // Cassandra partition.
 const hourSeconds = 3600
 
-// termChunk appends to dst the sorted row keys of term in field within
-// [from, to), a chunk of a range.
-func (e *Engine) termChunk(ctx context.Context, dst []schemas.RowKey, term, field string, from, to int64) ([]schemas.RowKey, error) {
+// termList is the row keys of a term in a field over a chunk of a range,
+// sorted, and, when read with positions, the positions each row records:
+// pos[2i:2i+2] bounds the positions part of row i's value in buf
+// (schemas.AppendTermPositions), pos[2i] is -1 when it records none.
+type termList struct {
+	keys []schemas.RowKey
+	pos  []int
+	buf  []byte
+}
+
+// termChunk returns the row keys of term in field within [from, to), a
+// chunk of a range, with the positions the rows record if withPos.
+func (e *Engine) termChunk(ctx context.Context, term, field string, from, to int64, withPos bool) (*termList, error) {
 	prefix := schemas.TermPrefix(term, field)
 	start := append(bytes.Clone(prefix), rowKeyAt(from)...)
 	end := append(bytes.Clone(prefix), rowKeyAt(to)...)
-	err := e.R.Scan(ctx, schemas.TableTerms, start, end, func(key, _ []byte) error {
+	l := &termList{}
+	err := e.R.Scan(ctx, schemas.TableTerms, start, end, func(key, value []byte) error {
 		if len(key) != len(prefix)+schemas.RowKeyLen {
 			return nil // a longer term sharing this one's bytes cannot match the prefix and its 0s; defensive
 		}
-		var k schemas.RowKey
-		copy(k[:], key[len(prefix):])
-		dst = append(dst, k)
+		l.keys = append(l.keys, schemas.RowKey(key[len(prefix):]))
+		if withPos {
+			if i := bytes.IndexByte(value, 0); i >= 0 {
+				l.pos = append(l.pos, len(l.buf), len(l.buf)+len(value)-i-1)
+				l.buf = append(l.buf, value[i+1:]...)
+			} else {
+				l.pos = append(l.pos, -1, -1)
+			}
+		}
 		return nil
 	})
-	return dst, err
+	return l, err
 }
 
 // CheckField says what is wrong with field, if it is not a field the term
@@ -98,10 +115,13 @@ func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op
 // termMatches calls fn, an hour of s at a time in time order, with the
 // sorted row keys of the tweets whose term rows match the items (after
 // the row key after, if not nil): those holding every token of every item
-// (And) or every token of any item (Or). A phrase's tweets are among them
-// (the check of its positions is the caller's).
-func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, field string, after *schemas.RowKey, fn func([]schemas.RowKey) error) error {
-	var kept [][]string
+// (And) or every token of any item (Or). With phrases, the positions the
+// term rows record leave out the tweets whose text does not hold them;
+// need holds the row keys whose tweets must still be checked against
+// their text (rows without positions, from a store indexed before they
+// were kept, and row keys of two tweets), nil when none must.
+func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, field string, after *schemas.RowKey, fn func(keys []schemas.RowKey, need map[schemas.RowKey]bool) error) error {
+	var kept []item
 	for _, it := range items {
 		if len(it.tokens) == 0 {
 			if op == And {
@@ -109,47 +129,65 @@ func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, f
 			}
 			continue
 		}
-		kept = append(kept, it.tokens)
+		kept = append(kept, it)
 	}
 	if len(kept) == 0 {
 		return nil
 	}
-	if op == And { // one group of every token
+	var groups [][]string // the tokens a tweet must all hold, of any group
+	if op == And {        // one group of every token
 		var all []string
-		for _, g := range kept {
-			for _, t := range g {
+		for _, it := range kept {
+			for _, t := range it.tokens {
 				if !slices.Contains(all, t) {
 					all = append(all, t)
 				}
 			}
 		}
-		kept = [][]string{all}
+		groups = [][]string{all}
+	} else {
+		for _, it := range kept {
+			groups = append(groups, it.tokens)
+		}
 	}
-	groupKeys := make([][]schemas.RowKey, len(kept))
+	var ph *phraseFilter
+	if checked(kept) {
+		coll, err := e.collided(ctx)
+		if err != nil {
+			return err
+		}
+		ph = &phraseFilter{items: kept, op: op, coll: coll}
+	}
+	groupKeys := make([][]schemas.RowKey, len(groups))
 	for h := s.from - floorMod(s.from, hourSeconds); h < s.to; h += hourSeconds {
 		from, to := max(h, s.from), min(h+hourSeconds, s.to)
 		if after != nil && rowKeyTime(after[:]) >= to {
 			continue
 		}
-		for gi, g := range kept {
-			lists := make([][]schemas.RowKey, 0, len(g))
+		lists := map[string]*termList{}
+		for gi, g := range groups {
+			keys := make([][]schemas.RowKey, 0, len(g))
 			for _, t := range g {
-				l, err := e.termChunk(ctx, nil, t, field, from, to)
-				if err != nil {
-					return err
+				l, ok := lists[t]
+				if !ok {
+					var err error
+					if l, err = e.termChunk(ctx, t, field, from, to, ph.positioned(t)); err != nil {
+						return err
+					}
+					lists[t] = l
 				}
-				lists = append(lists, l)
-				if len(l) == 0 {
+				keys = append(keys, l.keys)
+				if len(l.keys) == 0 {
 					break // nothing this hour
 				}
 			}
 			switch {
-			case len(lists[len(lists)-1]) == 0:
+			case len(keys[len(keys)-1]) == 0:
 				groupKeys[gi] = nil
-			case len(lists) == 1:
-				groupKeys[gi] = lists[0]
+			case len(keys) == 1:
+				groupKeys[gi] = keys[0]
 			default:
-				groupKeys[gi] = intersect(lists)
+				groupKeys[gi] = intersect(keys)
 			}
 		}
 		var keys []schemas.RowKey
@@ -165,10 +203,14 @@ func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, f
 			}
 			keys = keys[i:]
 		}
+		var need map[schemas.RowKey]bool
+		if ph != nil {
+			keys, need = ph.filter(keys, lists)
+		}
 		if len(keys) == 0 {
 			continue
 		}
-		if err := fn(keys); err != nil {
+		if err := fn(keys, need); err != nil {
 			return err
 		}
 	}
