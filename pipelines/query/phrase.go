@@ -177,7 +177,8 @@ const (
 
 // filter returns the keys (sorted) that may hold the search, in order, and
 // those of them whose tweets must be checked against their text (nil if
-// none). lists holds the term rows of the chunk keys come from, by token.
+// none). lists holds the term rows of the chunk keys come from, by token;
+// filter moves their cursors (termList.seek).
 func (f *phraseFilter) filter(keys []schemas.RowKey, lists map[string]*termList) ([]schemas.RowKey, map[schemas.RowKey]bool) {
 	out := make([]schemas.RowKey, 0, len(keys))
 	var need map[schemas.RowKey]bool
@@ -215,11 +216,8 @@ func (f *phraseFilter) filter(keys []schemas.RowKey, lists map[string]*termList)
 func (f *phraseFilter) holds(it item, k schemas.RowKey, lists map[string]*termList) verdict {
 	for _, t := range it.tokens {
 		l := lists[t]
-		if l == nil {
-			return no // not read: its group had no tweet this hour
-		}
-		if _, found := slices.BinarySearchFunc(l.keys, k, compareKeys); !found {
-			return no
+		if l == nil || !l.seek(k) {
+			return no // not read (its group had no tweet in the chunk), or not there
 		}
 	}
 	if it.phrase == nil {
@@ -228,15 +226,15 @@ func (f *phraseFilter) holds(it item, k schemas.RowKey, lists map[string]*termLi
 	if f.coll[k] {
 		return unknown
 	}
-	f.ps = f.ps[:0]
+	for len(f.ps) < len(it.phrase.terms) {
+		f.ps = append(f.ps, nil)
+	}
 	for j, t := range it.phrase.terms {
 		l := lists[t]
-		i, _ := slices.BinarySearchFunc(l.keys, k, compareKeys)
+		l.seek(k)
+		i := l.cur
 		if l.pos[2*i] < 0 {
 			return unknown // a row written before positions were kept
-		}
-		if j == len(f.ps) {
-			f.ps = append(f.ps, nil)
 		}
 		ps, err := schemas.DecodeTermPositions(f.ps[j][:0], l.buf[l.pos[2*i]:l.pos[2*i+1]])
 		if err != nil {

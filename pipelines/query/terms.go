@@ -43,9 +43,17 @@ func EmptyTerms(terms []string, field string) []string {
 	return out
 }
 
-// hourSeconds is the chunk term searches walk a range in: the term index's
-// Cassandra partition.
-const hourSeconds = 3600
+// Term searches walk a range in chunks of whole hours (the term index's
+// Cassandra partition): an hour first, then twice as many hours while the
+// longest list of row keys of a chunk is under chunkKeys, up to
+// maxChunkHours, and half as many when it is over 4 chunkKeys. So a rare
+// term over a month takes a few reads, not one an hour, and a frequent
+// one never holds more than a few hours of row keys in memory.
+const (
+	hourSeconds   = 3600
+	chunkKeys     = 4096
+	maxChunkHours = 256
+)
 
 // termList is the row keys of a term in a field over a chunk of a range,
 // sorted, and, when read with positions, the positions each row records:
@@ -55,6 +63,16 @@ type termList struct {
 	keys []schemas.RowKey
 	pos  []int
 	buf  []byte
+	cur  int // seek's cursor
+}
+
+// seek moves the list's cursor forward to the first row key at or after
+// k, and reports whether it is k. The keys sought must ascend.
+func (l *termList) seek(k schemas.RowKey) bool {
+	for l.cur < len(l.keys) && compareKeys(l.keys[l.cur], k) < 0 {
+		l.cur++
+	}
+	return l.cur < len(l.keys) && l.keys[l.cur] == k
 }
 
 // termChunk returns the row keys of term in field within [from, to), a
@@ -158,43 +176,22 @@ func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, f
 		}
 		ph = &phraseFilter{items: kept, op: op, coll: coll}
 	}
-	groupKeys := make([][]schemas.RowKey, len(groups))
-	for h := s.from - floorMod(s.from, hourSeconds); h < s.to; h += hourSeconds {
-		from, to := max(h, s.from), min(h+hourSeconds, s.to)
+	hours := int64(1)
+	for h, next := s.from-floorMod(s.from, hourSeconds), int64(0); h < s.to; h = next {
+		next = h + hours*hourSeconds
+		from, to := max(h, s.from), min(next, s.to)
 		if after != nil && rowKeyTime(after[:]) >= to {
 			continue
 		}
-		lists := map[string]*termList{}
-		for gi, g := range groups {
-			keys := make([][]schemas.RowKey, 0, len(g))
-			for _, t := range g {
-				l, ok := lists[t]
-				if !ok {
-					var err error
-					if l, err = e.termChunk(ctx, t, field, from, to, ph.positioned(t)); err != nil {
-						return err
-					}
-					lists[t] = l
-				}
-				keys = append(keys, l.keys)
-				if len(l.keys) == 0 {
-					break // nothing this hour
-				}
-			}
-			switch {
-			case len(keys[len(keys)-1]) == 0:
-				groupKeys[gi] = nil
-			case len(keys) == 1:
-				groupKeys[gi] = keys[0]
-			default:
-				groupKeys[gi] = intersect(keys)
-			}
+		keys, need, longest, err := e.termChunkMatches(ctx, groups, field, from, to, ph)
+		if err != nil {
+			return err
 		}
-		var keys []schemas.RowKey
-		if len(groupKeys) == 1 {
-			keys = groupKeys[0]
-		} else {
-			keys = union(groupKeys)
+		switch {
+		case longest < chunkKeys && hours < maxChunkHours:
+			hours *= 2
+		case longest > 4*chunkKeys && hours > 1:
+			hours /= 2
 		}
 		if after != nil {
 			i, found := slices.BinarySearchFunc(keys, *after, compareKeys)
@@ -202,10 +199,6 @@ func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, f
 				i++
 			}
 			keys = keys[i:]
-		}
-		var need map[schemas.RowKey]bool
-		if ph != nil {
-			keys, need = ph.filter(keys, lists)
 		}
 		if len(keys) == 0 {
 			continue
@@ -215,6 +208,52 @@ func (e *Engine) termMatches(ctx context.Context, s span, items []item, op Op, f
 		}
 	}
 	return nil
+}
+
+// termChunkMatches returns the sorted row keys within [from, to) of the
+// tweets holding every token of any group, those of them whose tweets
+// must be checked against their text (with phrases, ph), and the length
+// of the longest list of row keys read.
+func (e *Engine) termChunkMatches(ctx context.Context, groups [][]string, field string, from, to int64, ph *phraseFilter) ([]schemas.RowKey, map[schemas.RowKey]bool, int, error) {
+	lists := map[string]*termList{}
+	longest := 0
+	groupKeys := make([][]schemas.RowKey, len(groups))
+	for gi, g := range groups {
+		keys := make([][]schemas.RowKey, 0, len(g))
+		for _, t := range g {
+			l, ok := lists[t]
+			if !ok {
+				var err error
+				if l, err = e.termChunk(ctx, t, field, from, to, ph.positioned(t)); err != nil {
+					return nil, nil, 0, err
+				}
+				lists[t], longest = l, max(longest, len(l.keys))
+			}
+			keys = append(keys, l.keys)
+			if len(l.keys) == 0 {
+				break // no tweet in the chunk
+			}
+		}
+		switch {
+		case len(keys[len(keys)-1]) == 0:
+			groupKeys[gi] = nil
+		case len(keys) == 1:
+			groupKeys[gi] = keys[0]
+		default:
+			groupKeys[gi] = intersect(keys)
+		}
+	}
+	var keys []schemas.RowKey
+	if len(groupKeys) == 1 {
+		keys = groupKeys[0]
+	} else {
+		keys = union(groupKeys)
+	}
+	if ph == nil || len(keys) == 0 {
+		return keys, nil, longest, nil
+	}
+	keys, need := ph.filter(keys, lists)
+	return keys, need, longest, nil
 }
 
 // searchMatcher returns whether a tweet holds the items as Search asks
