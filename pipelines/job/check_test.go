@@ -82,6 +82,25 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 				return c
 			}
 			gone := func(c schemas.Cell) schemas.Cell { c.Delete, c.Value = true, nil; return c }
+			// A text term row with positions, as a build before them wrote
+			// it (none), is right; with other positions, wrong.
+			var positioned schemas.TermRow
+			for n := 50; !positioned.Positioned || len(positioned.Positions) == 0; n++ {
+				c := nth(schemas.TableTerms, n)
+				if positioned, err = schemas.DecodeTerm(c.Key, c.Value); err != nil {
+					t.Fatal(err)
+				}
+			}
+			earlier := positioned
+			earlier.Positions, earlier.Positioned = nil, false
+			if err := s.Write(ctx, []schemas.Cell{earlier.Cell()}); err != nil {
+				t.Fatal(err)
+			}
+			if rep, err := maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
+				t.Fatalf("a term row without positions: %d problems (%v), %v", rep.Problems(), err, rep.Examples)
+			}
+			misplaced := positioned
+			misplaced.Positions = []uint32{positioned.Positions[0] + 1000}
 			lost := schemas.RowKey{0, 0, 0, 0, 0x6a, 0, 0, 0, 1, 2, 3, 4} // 2026-05, no tweet
 			author := nth(schemas.TableAuthors, 5)
 			author.Value = append(author.Value, 'x')
@@ -92,7 +111,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			damage := []schemas.Cell{
 				gone(nth(schemas.TableTerms, 100)), gone(nth(schemas.TableGeo, 7)), gone(nth(schemas.TableEdges, 20)),
 				gone(nth(schemas.TableAuthors, 9)), gone(nth(schemas.TableIdentity, 40)),
-				author,
+				author, misplaced.Cell(),
 				schemas.TermRow{Term: "stray", Field: "text", Key: lost}.Cell(),
 				schemas.EdgeRow{Type: schemas.EdgeMention, Source: "a", Target: "b", Key: lost, ID: 9}.Cell(),
 				freq, gone(nth(schemas.TableFrequency, 11)),
@@ -109,7 +128,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 				t.Fatal(err)
 			}
 			for table, w := range map[string]maintain.TableCheck{
-				"terms": {Missing: 1, Orphans: 1}, "geo": {Missing: 1}, "edges": {Missing: 1, Orphans: 1},
+				"terms": {Missing: 1, Wrong: 1, Orphans: 1}, "geo": {Missing: 1}, "edges": {Missing: 1, Orphans: 1},
 				"authors": {Missing: 1, Wrong: 1}, "identity": {Missing: 1, Orphans: 1}, "frequency": {Missing: 1, Wrong: 1, Orphans: 1},
 				"edgedays": {Missing: 1, Wrong: 1, Orphans: 1},
 			} {
@@ -118,16 +137,16 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 					t.Errorf("%s: found %+v, want %+v", table, g, w)
 				}
 			}
-			if rep.Problems() != 15 || len(rep.Examples) != maintain.CheckExamples {
-				t.Errorf("%d problems, %d examples, want 15 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
+			if rep.Problems() != 16 || len(rep.Examples) != maintain.CheckExamples {
+				t.Errorf("%d problems, %d examples, want 16 and %d: %q", rep.Problems(), len(rep.Examples), maintain.CheckExamples, rep.Examples)
 			}
 
 			rep, err = maintain.Check(ctx, s, s.Write)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Problems() != 15 || rep.Repaired != 15 {
-				t.Errorf("repair: %d problems, %d cells repaired, want 15 and 15", rep.Problems(), rep.Repaired)
+			if rep.Problems() != 16 || rep.Repaired != 16 {
+				t.Errorf("repair: %d problems, %d cells repaired, want 16 and 16", rep.Problems(), rep.Repaired)
 			}
 			if rep, err = maintain.Check(ctx, s, nil); err != nil || rep.Problems() != 0 {
 				t.Errorf("after the repair: %d problems (%v), %v", rep.Problems(), err, rep.Examples)

@@ -10,16 +10,18 @@ import (
 	"github.com/tweetindex/tweetindex/transforms"
 )
 
-// Phrases. The term index holds which tweets hold a term, not where: a
-// phrase ("climate change") is answered by verification. The tweets
-// holding every term of the phrase come from the term index as an And of
-// them does; each one's stored tweet is read (a retrieval reads it
-// anyway) and its text tokenized again with positions by the indexing
-// tokenizer (transforms.TextPostings), and the tweet answers when the
-// phrase's terms stand at the phrase's positions, in order. Each tweet of
-// a row key holding two (a collision) is checked on its own text.
-// docs/queries.md says what a position is; docs/performance.md why there
-// are no positions in the index.
+// Phrases. The term index's text rows record where the tweet holds the
+// term (schemas.TermRow.Positions, the indexing tokenizer's positions:
+// transforms.TextPostings): a phrase ("climate change") is the tweets
+// holding every term of the phrase, found as an And of them is, whose
+// rows put the phrase's terms at the phrase's positions, in order
+// (phraseFilter), without reading the tweets it leaves out. A row key
+// holding two tweets (a collision), whose rows may be either's, and one
+// whose rows record no positions (a store indexed before they were
+// kept) is kept, and its tweets are read and their text tokenized again
+// with positions by the indexing tokenizer to tell (searchMatcher).
+// docs/queries.md says what a position is; docs/performance.md what
+// positions cost and save.
 
 // Search is a question about terms and phrases (questions 7 and 8): the
 // tweets holding every term and phrase (Op And) or any (Or) in Field. A
@@ -264,8 +266,8 @@ func (ph *phrase) at(ps [][]uint32) bool {
 	return false
 }
 
-// checked reports whether a search's tweets are each checked against
-// their text (it has a phrase of two words or more).
+// checked reports whether a search's tweets are judged on their terms'
+// positions (it has a phrase of two words or more).
 func checked(items []item) bool {
 	return slices.ContainsFunc(items, func(it item) bool { return it.phrase != nil })
 }
@@ -273,9 +275,10 @@ func checked(items []item) bool {
 // Search answers a question about terms and phrases (questions 7 and 8,
 // Terms with phrases): the tweets holding q's terms and phrases, in row key
 // (time) order, at most page.Limit of them after page.After. The term
-// index gives the tweets holding every term of each term or phrase, an
-// hour at a time (Terms); with a phrase, each of them is read and checked
-// against its text before it is emitted.
+// index gives the tweets holding every term of each term or phrase, some
+// hours at a time (Terms); with a phrase, those whose terms' positions
+// hold it, and those it cannot tell, whose tweets are checked against
+// their text before they are emitted (phraseFilter).
 func (e *Engine) Search(ctx context.Context, f Filter, q Search, page Page, emit func(Hit) error) error {
 	items, err := q.items()
 	if err != nil {
@@ -294,7 +297,8 @@ func (e *Engine) Search(ctx context.Context, f Filter, q Search, page Page, emit
 }
 
 // CountSearch counts the tweets Search would retrieve, from the term
-// index (with a language or a phrase, each tweet is read to check it). A
+// index (with a language, or a phrase the positions cannot judge, each
+// tweet is read to check it). A
 // row key recorded as a collision (collide.go) is read, and its tweets
 // counted as Search keeps them.
 func (e *Engine) CountSearch(ctx context.Context, f Filter, q Search) (int64, error) {

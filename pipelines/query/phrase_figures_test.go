@@ -17,21 +17,22 @@ import (
 )
 
 // TestPhraseFigures measures phrases on the store -query.store names
-// (skipped without one; make bench-query builds one): what term positions
-// in the index would cost, and how fast verification answers.
+// (skipped without one; make bench-query builds one): what the term
+// positions in the index cost, and how fast phrases are answered.
 //
 //	go test -count=1 -v -timeout 60m -run '^TestPhraseFigures$' ./pipelines/query -args -query.store .tweetindex/benchq-1000000/store
 //
-// One pass over the stored tweets tokenizes each as the index does
-// (transforms.TermCells) and again with positions (TextPostings): it
-// counts the term cells and their bytes, and the bytes a list of
-// positions would add to each text cell (a varint count, then varint
-// deltas), and times both tokenizations. It counts the phrases of two
-// and three words the texts hold and picks common and rare ones; each is
-// then timed from the index (Search: the candidates from the term index,
-// each read and checked), as the AND of its words (Terms), as the
-// candidates' lookup alone and the reading of the answer's tweets alone
-// (what an index with positions would still do), and by a scan (Scanner).
+// One pass over the stored tweets tokenizes each as the index does, with
+// the text's positions (transforms.TermCells), and again with positions
+// alone (TextPostings, what a phrase's check of a tweet does): it counts
+// the term cells and their bytes, and the bytes the positions take in
+// each text cell (its 0x00, a varint count, then varint deltas), and
+// times both tokenizations. It counts the phrases of two and three words
+// the texts hold and picks common and rare ones; each is then timed from
+// the index (Search: the candidates from the term index, judged on their
+// positions), as the AND of its words (Terms), as the candidates' lookup
+// alone (with the judging) and the reading of the answer's tweets alone,
+// and by a scan (Scanner).
 func TestPhraseFigures(t *testing.T) {
 	if *benchStore == "" {
 		t.Skip("no -query.store: make bench-query builds one")
@@ -73,8 +74,8 @@ func TestPhraseFigures(t *testing.T) {
 		start = time.Now()
 		posts = transforms.TextPostings(posts[:0], tw.Text)
 		posTime += time.Since(start)
-		// The positions of each text term, as one cell would hold them:
-		// a varint count, then varint deltas.
+		// The positions of each text term, as its cell holds them: a
+		// 0x00, a varint count, then varint deltas.
 		clear(cellPos)
 		for _, p := range posts {
 			cellPos[p.Term] = append(cellPos[p.Term], p.Pos)
@@ -86,7 +87,7 @@ func TestPhraseFigures(t *testing.T) {
 				df[term.Term]++
 			}
 			ps := cellPos[term.Term]
-			b, last := binary.PutUvarint(varint[:], uint64(len(ps))), 0
+			b, last := 1+binary.PutUvarint(varint[:], uint64(len(ps))), 0
 			for _, p := range ps {
 				b += binary.PutUvarint(varint[:], uint64(p-last))
 				last = p
@@ -118,7 +119,7 @@ func TestPhraseFigures(t *testing.T) {
 		tweets, cells, float64(cells)/float64(tweets), cellBytes, float64(cellBytes)/float64(cells))
 	fmt.Fprintf(w, "text cells %d; positions as varints: %d bytes (%.2f a text cell), %.1f%% of the term cells' bytes\n",
 		textCells, posBytes, float64(posBytes)/float64(textCells), 100*float64(posBytes)/float64(cellBytes))
-	fmt.Fprintf(w, "tokenizing as the index does (all fields): %.2f s (%.2f µs a tweet); the text again with positions (TextPostings): %.2f s (%.2f µs a tweet)\n",
+	fmt.Fprintf(w, "tokenizing as the index does (all fields, the text's positions): %.2f s (%.2f µs a tweet); the text again with positions alone (TextPostings): %.2f s (%.2f µs a tweet)\n",
 		tokTime.Seconds(), float64(tokTime.Microseconds())/float64(tweets), posTime.Seconds(), float64(posTime.Microseconds())/float64(tweets))
 	fmt.Fprintf(w, "distinct phrases of two words %d, of three (1 tweet in 8) %d\n", len(pairs), len(triples))
 

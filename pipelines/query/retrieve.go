@@ -110,7 +110,7 @@ func (o *emitter) keys(ctx context.Context, ks []schemas.RowKey) error {
 
 // rowTweets emits the tweets of row key k (values, in id order) that
 // answer the question: all of them, unless the row key holds more than
-// one (a collision) or the question checks every tweet, and match says
+// one (a collision) or its tweets must be checked (need), and match says
 // otherwise.
 func (o *emitter) rowTweets(k []byte, values [][]byte) error {
 	return answering(&o.dec, k, values, o.match, o.need[schemas.RowKey(k)], func(v []byte) error { return o.row(k, v) })

@@ -113,8 +113,8 @@ func CheckField(field string) error {
 // with And, the tweets holding every term; with Or, any. A term is
 // tokenized as the index was (transforms.QueryTerms), and a term that
 // becomes several tokens (CJK bigrams, "big data") is the And of them.
-// Each token's row keys come sorted from the term index one hour (one
-// Cassandra partition) at a time, and the lists of an hour are
+// Each token's row keys come sorted from the term index some whole hours
+// (Cassandra partitions) at a time, and the lists of a chunk are
 // intersected or merged in one pass, as Accumulo's intersecting iterator
 // does; the tweets go to emit in row key (time) order, at most page.Limit
 // of them after page.After. It is Search without phrases.
@@ -130,7 +130,7 @@ func (e *Engine) CountTerms(ctx context.Context, f Filter, terms []string, op Op
 	return e.CountSearch(ctx, f, Search{Terms: terms, Op: op, Field: field})
 }
 
-// termMatches calls fn, an hour of s at a time in time order, with the
+// termMatches calls fn, a chunk of s at a time in time order, with the
 // sorted row keys of the tweets whose term rows match the items (after
 // the row key after, if not nil): those holding every token of every item
 // (And) or every token of any item (Or). With phrases, the positions the
