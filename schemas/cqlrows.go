@@ -60,11 +60,21 @@ func identityFromCQL(values []any) (Cell, error) {
 }
 
 func termsCQLValues(dst []any, c Cell) ([]any, error) {
-	r, err := DecodeTerm(c.Key, c.Value)
+	// The frequency and the positions are checked apart, so that the
+	// positions are not decoded into a slice for each row.
+	freq, positions := c.Value, []byte{}
+	if i := bytes.IndexByte(c.Value, 0); i >= 0 {
+		freq, positions = c.Value[:i], c.Value[i+1:] // never empty: it holds their number
+		var buf [32]uint32
+		if _, err := DecodeTermPositions(buf[:0], positions); err != nil {
+			return dst, fmt.Errorf("terms cell %q: %w", c.Key, err)
+		}
+	}
+	r, err := DecodeTerm(c.Key, freq)
 	if err != nil {
 		return dst, fmt.Errorf("terms cell: %w", err)
 	}
-	if err := canonical(r.Cell(), c); err != nil {
+	if err := canonical(r.Cell(), Cell{Table: c.Table, Key: c.Key, Value: freq}); err != nil {
 		return dst, fmt.Errorf("terms cell %q: %w", c.Key, err)
 	}
 	if !utf8.ValidString(r.Field) {
@@ -79,10 +89,6 @@ func termsCQLValues(dst []any, c Cell) ([]any, error) {
 	}
 	if !utf8.ValidString(r.Term) {
 		return dst, fmt.Errorf("terms cell %q: term is not valid UTF-8", c.Key)
-	}
-	positions := []byte{}
-	if i := bytes.IndexByte(c.Value, 0); i >= 0 {
-		positions = c.Value[i+1:] // never empty: it holds their number
 	}
 	return append(dst, r.Term, r.Field, dayTime(Day(sec)), int8(sec%86400/3600), c.Key[len(c.Key)-RowKeyLen:], int32(r.Freq), positions), nil
 }
