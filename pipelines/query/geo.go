@@ -270,10 +270,12 @@ func (e *Engine) readSpreadStore(ctx context.Context, st *storeio.Store, spread 
 func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix func(uint16) []byte, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
 	var hits []GeoHit
 	var start, stop []byte
+	positioned := false // the cursor is at a cell before the next day's
 	for day := uint32(dayFrom); day <= uint32(dayTo); day++ {
-		if !cur.SeekGE(prefix(uint16(day))) {
+		if p := prefix(uint16(day)); positioned && !seekNear(cur, p) || !positioned && !cur.SeekGE(p) {
 			break // no rows of this spread on this day or after
 		}
+		positioned = true
 		day = uint32(binary.BigEndian.Uint16(cur.Key()[1:3])) // the next day that has rows
 		p := prefix(uint16(day))
 		valid := true
@@ -284,9 +286,7 @@ func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix fun
 			} else {
 				stop = append(append(stop[:0], p...), r.End...)
 			}
-			if bytes.Compare(cur.Key(), start) < 0 {
-				valid = cur.SeekGE(start)
-			}
+			valid = seekNear(cur, start)
 			for ; valid && bytes.Compare(cur.Key(), stop) < 0; valid = cur.Next() {
 				v, err := cur.Value()
 				if err != nil {
@@ -313,6 +313,30 @@ func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix fun
 		}
 	}
 	return hits, nil
+}
+
+// nearSteps is how many cells seekNear steps over before it seeks.
+const nearSteps = 16
+
+// seekNear moves cur, at a cell, to the first cell at or after key (if it
+// is not at one already), and reports whether there is one: by Next when
+// that is a few cells on, as it often is in a spread's day of geo rows,
+// by SeekGE otherwise. (A seek walks down every level of the store; a
+// seek right after a seek would step on by itself, but not one after
+// Next.)
+func seekNear(cur *storeio.Cursor, key []byte) bool {
+	if bytes.Compare(cur.Key(), key) >= 0 {
+		return true
+	}
+	for range nearSteps {
+		if !cur.Next() {
+			return false
+		}
+		if bytes.Compare(cur.Key(), key) >= 0 {
+			return true
+		}
+	}
+	return cur.SeekGE(key)
 }
 
 // keepGeo reports whether a geo row answers the question: in the range,
