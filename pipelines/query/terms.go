@@ -46,13 +46,14 @@ func EmptyTerms(terms []string, field string) []string {
 // Term searches walk a range in chunks of whole hours (the term index's
 // Cassandra partition): an hour first, then twice as many hours while the
 // longest list of row keys of a chunk is under chunkKeys, up to
-// maxChunkHours, and half as many when it is over 4 chunkKeys. So a rare
-// term over a month takes a few reads, not one an hour, and a frequent
-// one never holds more than a few hours of row keys in memory.
+// maxChunkHours (a day), and half as many when it is over 4 chunkKeys. So
+// a rare term over a month takes some 35 reads, not 720, and a frequent
+// one holds a few hours of row keys in memory (a burst after a quiet
+// spell, at most a day's).
 const (
 	hourSeconds   = 3600
 	chunkKeys     = 4096
-	maxChunkHours = 256
+	maxChunkHours = 24
 )
 
 // termList is the row keys of a term in a field over a chunk of a range,
