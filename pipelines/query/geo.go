@@ -206,19 +206,23 @@ func geoMatcher(points map[schemas.RowKey][]GeoHit) func(*schemas.Tweet) bool {
 }
 
 // geoHitsStore is geoHits on the embedded store, where the geo table is
-// one ordered key space: each spread is read through one cursor that seeks
-// to the next day holding rows of that spread (so days without geo rows
-// cost nothing: a box over years of sparse data is 255 seeks plus the days
-// that hold points) and then to each geohash range of that day. Spreads
-// are read workers at a time; fn gets every hit of the range at once, in
-// row key order.
+// one ordered key space: the spreads are read a block of consecutive ones
+// at a time, each block through one cursor that moves to the next day
+// holding rows of a spread (so days without geo rows cost nothing: a box
+// over years of sparse data is a seek a spread plus the days that hold
+// points), then to each geohash range of that day, then to the next
+// spread. Blocks are read workers at a time; fn gets every hit of the
+// range at once, in row key order.
 func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ranges []HashRange, box *Box, workers int, fn func([]GeoHit) error) error {
 	dayFrom, dayTo := int64(schemas.Day(s.from)), (s.to-1)/86400
 	if dayTo > math.MaxUint16 {
 		dayTo = math.MaxUint16
 	}
-	perSpread := make([][]GeoHit, schemas.SpreadCount)
-	errs := make([]error, schemas.SpreadCount)
+	// Four blocks a worker, so that one slow block does not hold the rest.
+	size := max(1, schemas.SpreadCount/(4*workers))
+	blocks := (schemas.SpreadCount + size - 1) / size
+	perBlock := make([][]GeoHit, blocks)
+	errs := make([]error, blocks)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -226,13 +230,14 @@ func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ra
 		go func() {
 			defer wg.Done()
 			lang := e.langFilter(s.lang, s.collided)
-			for sp := range jobs {
-				perSpread[sp], errs[sp] = e.readSpreadStore(ctx, st, uint8(sp), uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
+			for b := range jobs {
+				lo, hi := b*size, min((b+1)*size, schemas.SpreadCount)
+				perBlock[b], errs[b] = e.readSpreadsStore(ctx, st, lo, hi, uint16(dayFrom), uint16(dayTo), ranges, box, s, lang)
 			}
 		}()
 	}
-	for sp := 0; sp < schemas.SpreadCount && ctx.Err() == nil; sp++ {
-		jobs <- sp
+	for b := 0; b < blocks && ctx.Err() == nil; b++ {
+		jobs <- b
 	}
 	close(jobs)
 	wg.Wait()
@@ -243,76 +248,109 @@ func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ra
 		return err
 	}
 	var hits []GeoHit
-	for _, h := range perSpread {
+	for _, h := range perBlock {
 		hits = append(hits, h...)
 	}
 	slices.SortFunc(hits, func(a, b GeoHit) int { return bytes.Compare(a.Key[:], b.Key[:]) })
 	return fn(hits)
 }
 
-// readSpreadStore reads the ranges of one spread over days [dayFrom,
-// dayTo], skipping the days without rows, through one cursor.
-func (e *Engine) readSpreadStore(ctx context.Context, st *storeio.Store, spread uint8, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
-	prefix := func(day uint16) []byte { return []byte{spread, byte(day >> 8), byte(day)} }
-	end := []byte{spread + 1} // spread < 255
-	if dayTo < math.MaxUint16 {
-		end = prefix(dayTo + 1)
+// readSpreadsStore reads the ranges of spreads [lo, hi) over days
+// [dayFrom, dayTo], skipping the days without rows, through one cursor.
+func (e *Engine) readSpreadsStore(ctx context.Context, st *storeio.Store, lo, hi int, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
+	var end []byte // the table's end
+	if hi < 256 {
+		end = []byte{byte(hi)}
 	}
-	cur, err := st.NewCursor(ctx, schemas.TableGeo, prefix(dayFrom), end)
+	cur, err := st.NewCursor(ctx, schemas.TableGeo, []byte{byte(lo), byte(dayFrom >> 8), byte(dayFrom)}, end)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := e.walkSpread(ctx, cur, prefix, dayFrom, dayTo, ranges, box, s, lang)
-	return hits, errors.Join(err, cur.Close())
-}
-
-// walkSpread is readSpreadStore's walk of its cursor.
-func (e *Engine) walkSpread(ctx context.Context, cur *storeio.Cursor, prefix func(uint16) []byte, dayFrom, dayTo uint16, ranges []HashRange, box *Box, s span, lang func(context.Context, schemas.RowKey) (bool, error)) ([]GeoHit, error) {
-	var hits []GeoHit
-	var start, stop []byte
-	positioned := false // the cursor is at a cell before the next day's
-	for day := uint32(dayFrom); day <= uint32(dayTo); day++ {
-		if p := prefix(uint16(day)); positioned && !seekNear(cur, p) || !positioned && !cur.SeekGE(p) {
-			break // no rows of this spread on this day or after
-		}
-		positioned = true
-		day = uint32(binary.BigEndian.Uint16(cur.Key()[1:3])) // the next day that has rows
-		p := prefix(uint16(day))
-		valid := true
-		for _, r := range ranges {
-			start = append(append(start[:0], p...), r.Start...)
-			if r.End == "" {
-				stop = append(append(stop[:0], p...), 0xff)
-			} else {
-				stop = append(append(stop[:0], p...), r.End...)
-			}
-			valid = seekNear(cur, start)
-			for ; valid && bytes.Compare(cur.Key(), stop) < 0; valid = cur.Next() {
-				v, err := cur.Value()
-				if err != nil {
-					return nil, err
-				}
-				row, err := schemas.DecodeGeo(cur.Key(), v)
-				if err != nil {
-					return nil, err
-				}
-				if ok, err := keepGeo(ctx, row, box, s, lang); err != nil || !ok {
-					if err != nil {
-						return nil, err
-					}
-					continue
-				}
-				hits = append(hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon, Kind: row.Kind})
-			}
-			if !valid {
-				break
-			}
-		}
-		if !valid {
+	w := spreadWalk{cur: cur, dayFrom: dayFrom, dayTo: dayTo, ranges: ranges, box: box, s: s, lang: lang}
+	for sp := lo; sp < hi && !w.done; sp++ {
+		if err = w.spread(ctx, uint8(sp)); err != nil {
 			break
 		}
 	}
-	return hits, nil
+	return w.hits, errors.Join(err, cur.Close())
+}
+
+// spreadWalk is readSpreadsStore's walk of its cursor, a spread at a time.
+type spreadWalk struct {
+	cur             *storeio.Cursor
+	dayFrom, dayTo  uint16
+	ranges          []HashRange
+	box             *Box
+	s               span
+	lang            func(context.Context, schemas.RowKey) (bool, error)
+	hits            []GeoHit
+	positioned      bool // the cursor is at a cell
+	done            bool // the cursor is past its last cell
+	key, start, end []byte
+}
+
+// spread reads the rows of one spread: the ranges of each of its days in
+// [dayFrom, dayTo] that holds rows.
+func (w *spreadWalk) spread(ctx context.Context, spread uint8) error {
+	for day := uint32(w.dayFrom); day <= uint32(w.dayTo); day++ {
+		w.key = append(w.key[:0], spread, byte(day>>8), byte(day))
+		if !w.seek(w.key) {
+			return nil // no rows after
+		}
+		k := w.cur.Key()
+		if k[0] != spread {
+			return nil // no rows of this spread on this day or after
+		}
+		if day = uint32(binary.BigEndian.Uint16(k[1:3])); day > uint32(w.dayTo) {
+			return nil // the next day that has rows is past the range
+		}
+		w.key = append(w.key[:0], k[:3]...) // the day's prefix (k changes as the cursor moves)
+		p := w.key
+		for _, r := range w.ranges {
+			w.start = append(append(w.start[:0], p...), r.Start...)
+			if r.End == "" {
+				w.end = append(append(w.end[:0], p...), 0xff)
+			} else {
+				w.end = append(append(w.end[:0], p...), r.End...)
+			}
+			if !w.seek(w.start) {
+				return nil
+			}
+			for bytes.Compare(w.cur.Key(), w.end) < 0 {
+				v, err := w.cur.Value()
+				if err != nil {
+					return err
+				}
+				row, err := schemas.DecodeGeo(w.cur.Key(), v)
+				if err != nil {
+					return err
+				}
+				if ok, err := keepGeo(ctx, row, w.box, w.s, w.lang); err != nil {
+					return err
+				} else if ok {
+					w.hits = append(w.hits, GeoHit{Key: row.Key, Lat: row.Lat, Lon: row.Lon, Kind: row.Kind})
+				}
+				if !w.cur.Next() {
+					w.done = true
+					return nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// seek moves the cursor to the first cell at or after key (seekNear once
+// it is at a cell), and reports whether there is one.
+func (w *spreadWalk) seek(key []byte) bool {
+	ok := false
+	if w.positioned {
+		ok = seekNear(w.cur, key)
+	} else {
+		ok, w.positioned = w.cur.SeekGE(key), true
+	}
+	w.done = !ok
+	return ok
 }
 
 // nearSteps is how many cells seekNear steps over before it seeks.
