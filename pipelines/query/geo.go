@@ -251,7 +251,7 @@ func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ra
 	for _, h := range perBlock {
 		hits = append(hits, h...)
 	}
-	slices.SortFunc(hits, func(a, b GeoHit) int { return bytes.Compare(a.Key[:], b.Key[:]) })
+	slices.SortFunc(hits, func(a, b GeoHit) int { return compareKeys(a.Key, b.Key) })
 	return fn(hits)
 }
 

@@ -2,7 +2,9 @@ package query
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"io"
 	"slices"
 	"strings"
@@ -182,4 +184,11 @@ func (sc Scanner) Export(ctx context.Context, f Filter, w io.Writer) (int64, err
 }
 
 // compareKeys orders row keys as the tables do.
-func compareKeys(a, b schemas.RowKey) int { return bytes.Compare(a[:], b[:]) }
+func compareKeys(a, b schemas.RowKey) int {
+	// As bytes.Compare, a word at a time: sorting the hits of a box
+	// compares thousands of keys.
+	if x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8]); x != y {
+		return cmp.Compare(x, y)
+	}
+	return cmp.Compare(binary.BigEndian.Uint32(a[8:]), binary.BigEndian.Uint32(b[8:]))
+}
