@@ -57,6 +57,17 @@ func markDays(ctx context.Context, s *sink.Sink, minutes []string, param string,
 // (recount writes one day's counts and removes its mark), and returns the
 // days recounted and the cells written. what names the table in errors.
 func recountMarkedDays(ctx context.Context, s *sink.Sink, what, prefix string, parse func(string) (uint16, bool), recount func(context.Context, *sink.Sink, uint16) (int, error)) (int, int, error) {
+	days, err := markedDays(ctx, s, what, prefix, parse)
+	if err != nil {
+		return 0, 0, err
+	}
+	return recountDaysEach(ctx, s, days, recount)
+}
+
+// markedDays returns the days marked in s by metadata rows named prefix
+// and a day (parse reads the day of a name), in order. what names the
+// table in errors.
+func markedDays(ctx context.Context, s *sink.Sink, what, prefix string, parse func(string) (uint16, bool)) ([]uint16, error) {
 	var days []uint16
 	err := sink.ScanPrefix(ctx, s, schemas.TableMeta, []byte(prefix), func(key, _ []byte) error {
 		if d, ok := parse(string(key)); ok {
@@ -65,10 +76,15 @@ func recountMarkedDays(ctx context.Context, s *sink.Sink, what, prefix string, p
 		return nil
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("recount of %s: reading the marks: %w", what, err)
+		return nil, fmt.Errorf("recount of %s: reading the marks: %w", what, err)
 	}
 	slices.Sort(days)
-	days = slices.Compact(days)
+	return slices.Compact(days), nil
+}
+
+// recountDaysEach recounts days one at a time with recount, several at
+// once, and returns the days recounted and the cells written.
+func recountDaysEach(ctx context.Context, s *sink.Sink, days []uint16, recount func(context.Context, *sink.Sink, uint16) (int, error)) (int, int, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	var written atomic.Int64

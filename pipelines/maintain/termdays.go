@@ -33,7 +33,14 @@ import (
 // marks. It returns the days recounted and the cells written (new or
 // changed counts).
 func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
-	return recountMarkedDays(ctx, s, "term days", schemas.TermDayMarkPrefix, schemas.ParseTermDayMark, recountTermDay)
+	days, err := markedDays(ctx, s, "term days", schemas.TermDayMarkPrefix, schemas.ParseTermDayMark)
+	if err != nil || len(days) == 0 {
+		return 0, 0, err
+	}
+	if n, done, err := recountTermDaysFromIndex(ctx, s, days); err != nil || done {
+		return len(days), n, err
+	}
+	return recountDaysEach(ctx, s, days, recountTermDay)
 }
 
 // recountTermDay writes the term counts of day d from its stored tweets:
