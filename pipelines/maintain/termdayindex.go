@@ -89,7 +89,7 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 		}
 		marked += n
 	}
-	if marked == 0 || all > indexRatio*marked {
+	if all > indexRatio*marked { // (a store whose cells are all in memory yet: small)
 		return 0, false, nil
 	}
 	langs, err := readLangs(ctx, st, days, spans)
@@ -103,8 +103,7 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 	if err != nil {
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
-	workers := runtime.GOMAXPROCS(0)
-	splits, err := st.SplitKeys(schemas.TableTerms, workers)
+	splits, err := splitTerms(st, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
@@ -143,6 +142,12 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
 	return int(written.Load()), true, nil
+}
+
+// splitTerms returns keys of the term index that cut it into about n
+// parts (storeio.Store.SplitKeys); tests set their own.
+var splitTerms = func(st *storeio.Store, n int) ([][]byte, error) {
+	return st.SplitKeys(schemas.TableTerms, n)
 }
 
 // daySpan is the row keys of consecutive days: [lo, hi).
