@@ -2,9 +2,8 @@ package storeio
 
 import (
 	"bytes"
-	"slices"
-
-	"github.com/cockroachdb/pebble/v2"
+	"encoding/binary"
+	"math"
 
 	"github.com/tweetindex/tweetindex/schemas"
 )
@@ -28,47 +27,39 @@ func (s *Store) EstimateBytes(table schemas.Table, start, end []byte) (uint64, e
 }
 
 // SplitKeys returns up to n-1 keys of table, in order, that cut it into
-// about n parts of equal size on disk: the first keys of its files on
-// disk (Pebble's sstables) that come closest to each n-th of the bytes.
-// A small table, in one file or none, gets none.
+// about n parts of equal size on disk, found by bisection over the first
+// 8 bytes of its keys (EstimateBytes). A table with nothing on disk gets
+// none.
 func (s *Store) SplitKeys(table schemas.Table, n int) ([][]byte, error) {
-	if n < 2 {
-		return nil, nil
-	}
 	lower, upper := tableBounds(table, nil, nil)
-	levels, err := s.db.SSTables(pebble.WithKeyRangeFilter(lower, upper))
+	total, err := s.db.EstimateDiskUsage(lower, upper)
 	if err != nil {
-		return nil, readError(s.dir, "files of "+table.Name(), err)
+		return nil, readError(s.dir, "estimate of "+table.Name(), err)
 	}
-	type file struct {
-		first []byte
-		size  uint64
-	}
-	var files []file
-	var total uint64
-	for _, level := range levels {
-		for _, f := range level {
-			total += f.Size
-			if k := f.Smallest.UserKey; bytes.Compare(k, lower) > 0 && bytes.Compare(k, upper) < 0 {
-				files = append(files, file{first: bytes.Clone(k[1:]), size: f.Size})
-			} else {
-				files = append(files, file{size: f.Size}) // begins before the table: no key of it
-			}
-		}
-	}
-	slices.SortFunc(files, func(a, b file) int { return bytes.Compare(a.first, b.first) })
 	var keys [][]byte
-	var before uint64
-	for _, f := range files {
-		if f.first != nil && before*uint64(n) >= total*uint64(len(keys)+1) {
-			if len(keys) == 0 || !bytes.Equal(keys[len(keys)-1], f.first) {
-				keys = append(keys, f.first)
+	if n < 2 || total == 0 {
+		return keys, nil
+	}
+	at := func(x uint64) []byte { return binary.BigEndian.AppendUint64([]byte{byte(table)}, x) }
+	for part := 1; part < n; part++ {
+		target := total / uint64(n) * uint64(part)
+		lo, hi := uint64(0), uint64(math.MaxUint64)
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			size, err := s.db.EstimateDiskUsage(lower, at(mid))
+			if err != nil {
+				return nil, readError(s.dir, "estimate of "+table.Name(), err)
 			}
-			if len(keys) == n-1 {
-				break
+			if size < target {
+				lo = mid + 1
+			} else {
+				hi = mid
 			}
 		}
-		before += f.size
+		k := at(lo)[1:]
+		if len(keys) == 0 || bytes.Compare(keys[len(keys)-1], k) < 0 {
+			keys = append(keys, k)
+		}
 	}
 	return keys, nil
 }

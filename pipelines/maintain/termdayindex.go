@@ -103,7 +103,8 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 	if err != nil {
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
-	splits, err := splitTerms(st, runtime.GOMAXPROCS(0))
+	workers := runtime.GOMAXPROCS(0)
+	splits, err := splitTerms(st, partsPerWorker*workers)
 	if err != nil {
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
@@ -119,6 +120,7 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 	}
 	bounds = append(append([][]byte{nil}, bounds...), nil)
 	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
 	var written atomic.Int64
 	for i := range len(bounds) - 1 {
 		g.Go(func() error {
@@ -143,6 +145,11 @@ func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) 
 	}
 	return int(written.Load()), true, nil
 }
+
+// partsPerWorker: the term index is cut into this many ranges per core,
+// each read by the next core free, so that the cores finish together
+// though the ranges' terms cost more or less than their bytes say.
+const partsPerWorker = 4
 
 // splitTerms returns keys of the term index that cut it into about n
 // parts (storeio.Store.SplitKeys); tests set their own.
