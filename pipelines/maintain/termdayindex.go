@@ -377,8 +377,8 @@ type termDayWorker struct {
 	// the cells to write.
 	stored  map[int]*storedCounts
 	out     *storeio.Batch
-	buf     []byte // the keys and values of cells
-	cells   []schemas.Cell
+	buf     []byte // the keys and values of the cells to write (storedCounts.pending)
+	pending int    // how many
 	scratch []byte // a count's cell before it is known to be written
 	written int
 	ctx     context.Context
@@ -566,7 +566,8 @@ func (w *termDayWorker) emit() error {
 		w.buf = append(w.buf, w.scratch...)
 		k := len(cell.Key)
 		cell.Key, cell.Value = w.buf[start:start+k:start+k], w.buf[start+k:len(w.buf):len(w.buf)]
-		w.cells = append(w.cells, cell)
+		s.pending = append(s.pending, cell)
+		w.pending++
 		w.written++
 	}
 	return w.maybeCommit(0)
@@ -576,22 +577,43 @@ func (w *termDayWorker) emit() error {
 func (w *termDayWorker) deleteStored(s *storedCounts) {
 	start := len(w.buf)
 	w.buf = append(w.buf, s.key...)
-	w.cells = append(w.cells, schemas.Cell{Table: schemas.TableTermDays, Key: w.buf[start:len(w.buf):len(w.buf)], Delete: true})
+	s.pending = append(s.pending, schemas.Cell{Table: schemas.TableTermDays, Key: w.buf[start:len(w.buf):len(w.buf)], Delete: true})
+	w.pending++
 }
 
 // maybeCommit commits the cells gathered once there are more than
-// enough of them, or any when min is -1.
+// enough of them, or any when min is -1: those of each day and field in
+// key order, so that the batch is sorted (Pebble's memtable inserts a
+// sorted batch at a fraction of the cost of one in no order).
 func (w *termDayWorker) maybeCommit(min int) error {
-	if len(w.cells) == 0 || min >= 0 && len(w.cells) < 64*1024 {
+	if w.pending == 0 || min >= 0 && w.pending < 256*1024 {
 		return nil
 	}
-	w.out.Add(w.cells)
+	for di := range w.days {
+		for _, fi := range termDayFieldOrder {
+			if s, ok := w.stored[di*len(termDayFields)+fi]; ok && len(s.pending) > 0 {
+				w.out.Add(s.pending)
+				s.pending = s.pending[:0]
+			}
+		}
+	}
 	if err := w.out.Commit(); err != nil {
 		return err
 	}
-	w.cells, w.buf = w.cells[:0], w.buf[:0]
+	w.pending, w.buf = 0, w.buf[:0]
 	return nil
 }
+
+// termDayFieldOrder is the indices of termDayFields in the order of their
+// names: that of the keys of a day's counts.
+var termDayFieldOrder = func() []int {
+	order := make([]int, len(termDayFields))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(termDayFields[a], termDayFields[b]) })
+	return order
+}()
 
 // storedOf returns the stored counts of the marked day days[di] and field
 // termDayFields[fi] within the worker's terms, opened on first use.
@@ -625,6 +647,7 @@ type storedCounts struct {
 	cur        *storeio.Cursor
 	valid      bool
 	key, value []byte
+	pending    []schemas.Cell // the day and field's cells to write, in key order
 }
 
 func (s *storedCounts) next() error {
