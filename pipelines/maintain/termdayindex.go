@@ -65,8 +65,8 @@ const indexRatio = 8
 // authors table and the days hold enough of its tweets (see above), and
 // removes their marks. It returns the counts written, and false when it
 // did not recount (the raw recount is then the way).
-func recountTermDaysFromIndex(ctx context.Context, s *sink.Sink, days []uint16) (int, bool, error) {
-	st, ok := s.Reader.(*storeio.Store)
+func recountTermDaysFromIndex(ctx context.Context, s readWriter, days []uint16) (int, bool, error) {
+	st, ok := storeOf(s)
 	if !ok || st.BulkLoading() || len(days) == 0 {
 		return 0, false, nil
 	}

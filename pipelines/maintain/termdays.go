@@ -37,7 +37,7 @@ import (
 // (schemas.TermDayMarkPrefix), from the term index or from the raw
 // rows (see above), and removes their marks. It returns the days
 // recounted and the cells written (new or changed counts).
-func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
+func recountTermDays(ctx context.Context, s readWriter) (int, int, error) {
 	days, err := markedDays(ctx, s, "term days", schemas.TermDayMarkPrefix, schemas.ParseTermDayMark)
 	if err != nil || len(days) == 0 {
 		return 0, 0, err
@@ -51,7 +51,7 @@ func recountTermDays(ctx context.Context, s *sink.Sink) (int, int, error) {
 // recountTermDay writes the term counts of day d from its stored tweets:
 // the counts that changed, the deletes of those that are gone, and the
 // removal of its mark. It returns the counts written.
-func recountTermDay(ctx context.Context, s *sink.Sink, d uint16) (int, error) {
+func recountTermDay(ctx context.Context, s readWriter, d uint16) (int, error) {
 	name := dayName(d)
 	var c transforms.TermDayCounter
 	var dec schemas.Decoder
