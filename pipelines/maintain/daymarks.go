@@ -28,7 +28,9 @@ type repairSink struct {
 	write func(context.Context, []schemas.Cell) error
 }
 
-func (r repairSink) Write(ctx context.Context, cells []schemas.Cell) error { return r.write(ctx, cells) }
+func (r repairSink) Write(ctx context.Context, cells []schemas.Cell) error {
+	return r.write(ctx, cells)
+}
 
 // storeOf returns the embedded store s reads, if it reads one.
 func storeOf(s sink.Reader) (*storeio.Store, bool) {

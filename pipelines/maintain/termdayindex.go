@@ -405,7 +405,12 @@ func (w *termDayWorker) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer cur.Close()
+	open := true
+	defer func() {
+		if open {
+			cur.Close()
+		}
+	}()
 	var (
 		codes [batchRows]uint64
 		slots [batchRows]uint64
@@ -464,6 +469,10 @@ func (w *termDayWorker) run(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	open = false
+	if err := cur.Close(); err != nil { // the iterator's error, which ended the loop
+		return err
 	}
 	if err := flush(); err != nil {
 		return err
