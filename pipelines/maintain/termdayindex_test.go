@@ -209,8 +209,8 @@ func TestTermDaysFromIndexAreTheRawRecounts(t *testing.T) {
 		ts.spoil(t)
 		ts.mark(t)
 		n, done, err := recountTermDaysFromIndex(ctx, ts.s, ts.days)
-		if err != nil || !done {
-			t.Fatalf("splits %q: %v, recounted %v", splits, err, done)
+		if err != nil || !done || n == 0 {
+			t.Fatalf("splits %q: %v, recounted %v, %d counts written; want the spoiled ones written again", splits, err, done, n)
 		}
 		if got := ts.counts(t); got != want {
 			t.Errorf("splits %q: the recount from the index:\n%s\nwant:\n%s", splits, got, want)
