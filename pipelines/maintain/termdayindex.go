@@ -3,6 +3,7 @@ package maintain
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -92,35 +93,86 @@ func recountTermDaysFromIndex(ctx context.Context, s readWriter, days []uint16) 
 	if all > indexRatio*marked { // (a store whose cells are all in memory yet: small)
 		return 0, false, nil
 	}
-	langs, err := readLangs(ctx, st, days, spans)
+	if schemas.DayStart(days[len(days)-1])-schemas.DayStart(days[0]) >= 1<<32-86400 {
+		return 0, false, nil // too far apart for rowLangs' codes
+	}
+	bounds, err := termBounds(st)
 	if err != nil {
 		return 0, false, fmt.Errorf("recount of term days: %w", err)
 	}
-	if langs.n == 0 {
-		return 0, false, nil // no tweet: nothing to read the index for
+	// A pass for each group of days of at most maxPassTweets tweets (one
+	// day at least), whose marks it removes.
+	written := 0
+	for len(days) > 0 {
+		langs, group, err := readLangs(ctx, st, days)
+		if err != nil {
+			return 0, false, fmt.Errorf("recount of term days: %w", err)
+		}
+		if langs == nil || langs.n == 0 {
+			// No tweet (nothing to read the index for), or more languages
+			// than the table codes: from the raw rows.
+			_, n, err := recountDaysEach(ctx, s, days[:group], recountTermDay)
+			if err != nil {
+				return 0, false, err
+			}
+			written, days = written+n, days[group:]
+			continue
+		}
+		n, err := termDaysPass(ctx, st, langs, days[:group], bounds)
+		if err != nil {
+			return 0, false, fmt.Errorf("recount of term days from the term index: %w", err)
+		}
+		if err := st.Sync(); err != nil {
+			return 0, false, fmt.Errorf("recount of term days: %w", err)
+		}
+		marks := make([]schemas.Cell, 0, group)
+		for _, d := range days[:group] {
+			marks = append(marks, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.TermDayMark(d)), Delete: true})
+		}
+		if err := s.Write(ctx, marks); err != nil {
+			return 0, false, fmt.Errorf("recount of term days: %w", err)
+		}
+		written, days = written+n, days[group:]
 	}
-	collided, err := countCollided(ctx, st, langs)
+	return written, true, nil
+}
+
+// maxPassTweets is the most tweets a pass over the term index counts (but
+// for a day that holds more): their rowLangs takes 36 to 56 bytes a tweet
+// while it is made (at most 230 MB). Days of more tweets are counted in
+// as many passes as it takes.
+var maxPassTweets = 4 << 20
+
+// termBounds returns the bounds of the ranges of terms the passes read,
+// from nil (the first term) to nil (past the last).
+func termBounds(st *storeio.Store) ([][]byte, error) {
+	splits, err := splitTerms(st, partsPerWorker*runtime.GOMAXPROCS(0))
 	if err != nil {
-		return 0, false, fmt.Errorf("recount of term days: %w", err)
-	}
-	workers := runtime.GOMAXPROCS(0)
-	splits, err := splitTerms(st, partsPerWorker*workers)
-	if err != nil {
-		return 0, false, fmt.Errorf("recount of term days: %w", err)
+		return nil, err
 	}
 	// Cut at whole terms: every field of a term in one range.
-	var bounds [][]byte
+	bounds := [][]byte{nil}
 	for _, k := range splits {
 		if i := bytes.IndexByte(k, 0); i >= 0 {
 			k = k[:i]
 		}
-		if len(bounds) == 0 || bytes.Compare(bounds[len(bounds)-1], k) < 0 {
+		if len(bounds) == 1 || bytes.Compare(bounds[len(bounds)-1], k) < 0 {
 			bounds = append(bounds, k)
 		}
 	}
-	bounds = append(append([][]byte{nil}, bounds...), nil)
+	return append(bounds, nil), nil
+}
+
+// termDaysPass counts the terms of days (sorted) in one pass over the
+// term index, its ranges bounds read on the machine's cores, writes the
+// counts and returns how many it wrote.
+func termDaysPass(ctx context.Context, st *storeio.Store, langs *rowLangs, days []uint16, bounds [][]byte) (int, error) {
+	collided, err := countCollided(ctx, st, langs)
+	if err != nil {
+		return 0, err
+	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	var written atomic.Int64
 	for i := range len(bounds) - 1 {
 		g.Go(func() error {
@@ -130,20 +182,8 @@ func recountTermDaysFromIndex(ctx context.Context, s readWriter, days []uint16) 
 			return err
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return 0, false, fmt.Errorf("recount of term days from the term index: %w", err)
-	}
-	if err := st.Sync(); err != nil {
-		return 0, false, fmt.Errorf("recount of term days: %w", err)
-	}
-	marks := make([]schemas.Cell, 0, len(days))
-	for _, d := range days {
-		marks = append(marks, schemas.Cell{Table: schemas.TableMeta, Key: []byte(schemas.TermDayMark(d)), Delete: true})
-	}
-	if err := s.Write(ctx, marks); err != nil {
-		return 0, false, fmt.Errorf("recount of term days: %w", err)
-	}
-	return int(written.Load()), true, nil
+	err = g.Wait()
+	return int(written.Load()), err
 }
 
 // partsPerWorker: the term index is cut into this many ranges per core,
@@ -180,7 +220,7 @@ func daySpans(days []uint16) []daySpan {
 // after min, plus one, and the key's hash), with its language's index in
 // names. A row key that holds more than one tweet has lang collidedLang.
 type rowLangs struct {
-	min, max int64 // the first and last second of the marked days
+	min, max int64 // the first and last second of the days read
 	keys     []uint64
 	lang     []uint16
 	mask     uint64
@@ -237,13 +277,12 @@ func (l *rowLangs) insert(c uint64, lang uint16) {
 	l.keys[i], l.lang[i] = c, lang
 }
 
-// readLangs reads the authors rows of days (whose row key ranges are
-// spans) into a rowLangs.
-func readLangs(ctx context.Context, st *storeio.Store, days []uint16, spans []daySpan) (*rowLangs, error) {
-	l := &rowLangs{min: schemas.DayStart(days[0]), max: schemas.DayStart(days[len(days)-1]) + 86399}
-	if l.max-l.min+1 >= 1<<32-1 {
-		return nil, fmt.Errorf("marked days from %s to %s: too far apart", dayName(days[0]), dayName(days[len(days)-1]))
-	}
+// readLangs reads the authors rows of the first days (sorted) into a
+// rowLangs, day by day, until their tweets reach maxPassTweets, and
+// returns how many days it read (one at least). A nil rowLangs says the
+// days hold more languages than it codes.
+func readLangs(ctx context.Context, st *storeio.Store, days []uint16) (*rowLangs, int, error) {
+	l := &rowLangs{min: schemas.DayStart(days[0])}
 	type row struct {
 		code uint64
 		lang uint16
@@ -251,8 +290,15 @@ func readLangs(ctx context.Context, st *storeio.Store, days []uint16, spans []da
 	var rows []row
 	index := map[string]uint16{}
 	var last schemas.RowKey
-	for _, sp := range spans {
-		err := st.Scan(ctx, schemas.TableAuthors, sp.lo[:], sp.hi[:], func(key, value []byte) error {
+	group := 0
+	for _, d := range days {
+		if group > 0 && l.n >= maxPassTweets {
+			break
+		}
+		group++
+		l.max = schemas.DayStart(d) + 86399
+		lo, hi := schemas.RowKeyStart(schemas.DayStart(d)), schemas.RowKeyStart(schemas.DayStart(d)+86400)
+		err := st.Scan(ctx, schemas.TableAuthors, lo[:], hi[:], func(key, value []byte) error {
 			lang, _, ok := schemas.AuthorValue(value)
 			if !ok || len(key) != schemas.RawKeyLen {
 				return fmt.Errorf("authors row %x: malformed", key)
@@ -269,7 +315,7 @@ func readLangs(ctx context.Context, st *storeio.Store, days []uint16, spans []da
 			i, ok := index[string(lang)]
 			if !ok {
 				if len(l.names) >= noLang {
-					return fmt.Errorf("more than %d languages", noLang)
+					return errTooManyLangs
 				}
 				i = uint16(len(l.names))
 				index[string(lang)] = i
@@ -280,8 +326,11 @@ func readLangs(ctx context.Context, st *storeio.Store, days []uint16, spans []da
 			l.n++
 			return nil
 		})
+		if errors.Is(err, errTooManyLangs) {
+			return nil, group, nil
+		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the authors of the marked days: %w", err)
+			return nil, 0, fmt.Errorf("reading the authors of the marked days: %w", err)
 		}
 	}
 	size := 1024
@@ -292,8 +341,11 @@ func readLangs(ctx context.Context, st *storeio.Store, days []uint16, spans []da
 	for _, r := range rows {
 		l.insert(r.code, r.lang)
 	}
-	return l, nil
+	return l, group, nil
 }
+
+// errTooManyLangs ends a read of more languages than rowLangs codes.
+var errTooManyLangs = errors.New("too many languages")
 
 // dayLangCount is a count of one term and field on one day, in one
 // language (an index in rowLangs.names).

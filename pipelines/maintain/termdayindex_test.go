@@ -182,7 +182,8 @@ func (ts *termDayStore) spoil(t *testing.T) {
 // recounted from the term index, in one range or cut into several, are
 // those the raw recount writes and those of the tweets counted one by one
 // (the colliding pairs' tweets each with its own language and words),
-// whatever counts were stored before; and after a tweet is removed.
+// whatever counts were stored before, in one pass or a pass a day; and
+// after a tweet is removed.
 func TestTermDaysFromIndexAreTheRawRecounts(t *testing.T) {
 	ctx := context.Background()
 	ts := newTermDayStore(t)
@@ -197,8 +198,13 @@ func TestTermDaysFromIndexAreTheRawRecounts(t *testing.T) {
 	if got := ts.counts(t); got != want {
 		t.Fatalf("the raw recount:\n%s\nwant the tweets' counts:\n%s", got, want)
 	}
-	defer func(f func(*storeio.Store, int) ([][]byte, error)) { splitTerms = f }(splitTerms)
-	for _, splits := range [][]string{nil, {"m"}, {"#other", "gamma", "user3", "w7"}, {"", "alpha", "alpha"}} {
+	defer func(f func(*storeio.Store, int) ([][]byte, error), most int) { splitTerms, maxPassTweets = f, most }(splitTerms, maxPassTweets)
+	onePass := maxPassTweets
+	for i, splits := range [][]string{nil, {"m"}, {"#other", "gamma", "user3", "w7"}, {"", "alpha", "alpha"}} {
+		maxPassTweets = onePass
+		if i%2 == 1 {
+			maxPassTweets = 50 // a pass a day (about 80 tweets each)
+		}
 		splitTerms = func(*storeio.Store, int) ([][]byte, error) {
 			var keys [][]byte
 			for _, s := range splits {
