@@ -56,9 +56,9 @@ import (
 
 // indexRatio: the term index is read whole when the store's tweets are at
 // most indexRatio times those of the marked days (in bytes of the authors
-// table on disk). The pass costs about 1 to 2 µs of CPU per stored tweet,
-// the raw recount about 20 µs per tweet of the marked days, on one core
-// per day.
+// table on disk). The pass costs about 3.5 µs of CPU per stored tweet
+// (the writes of the counts included), on every core; the raw recount
+// about 20 µs per tweet of the marked days, a day on one core.
 const indexRatio = 8
 
 // recountTermDaysFromIndex recounts the term counts of days (sorted) of

@@ -27,7 +27,7 @@ import (
 // marked days hold a large part of an embedded store's tweets (a fresh
 // load, more tweets of the days it holds), from the term index, all of
 // them in one pass over it (termdayindex.go): its cost grows with the
-// store, about 2 µs of CPU a stored tweet. Otherwise (a few days of a
+// store, about 3.5 µs of CPU a stored tweet. Otherwise (a few days of a
 // large store, a Cassandra keyspace, a store without the authors table),
 // a day at a time from its raw rows, each tweet decoded and tokenized
 // again (recountTermDay), several days at once: about 20 µs a tweet of
