@@ -18,7 +18,7 @@ build:
 ## server, both in memory), index the committed sample into $(STORE) and print the summary.
 run: build tools
 	@mkdir -p $(dir $(STORE))
-	./$(BIN) index --input '$(SAMPLE)/*' --store $(STORE) --term-days --summary $(dir $(STORE))summary.json
+	./$(BIN) index --input '$(SAMPLE)/*' --store $(STORE) --summary $(dir $(STORE))summary.json
 	@echo "store: $(STORE)   try: ./$(BIN) dump --store $(STORE) --table frequency"
 
 ## tools: bin/devbroker and bin/devcql, the in-memory Kafka broker and CQL server the docs' examples use.

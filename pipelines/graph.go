@@ -58,12 +58,13 @@ type Config struct {
 	// sink's schemas.TokenizerParam row then records both (tokenizer.go).
 	MixTokenizers bool
 
-	// TermDays keeps per-day term counts (schemas.TermDayRow: query top,
-	// trending, complete) in a sink this run creates, at the cost of a
-	// recount of each day the run stores tweets in, after its pipeline. A
-	// sink that holds them (schemas.TermDaysParam) keeps them up to date
-	// on every run, whatever TermDays says; one without never gets them.
-	TermDays bool
+	// NoTermDays leaves the per-day term counts (schemas.TermDayRow: query
+	// top, trending, complete) out of a sink this run creates, which
+	// otherwise keeps them, at the cost of a recount of the days each run
+	// stores tweets in, after its pipeline (pipelines/maintain). A sink
+	// that holds them (schemas.TermDaysParam) keeps them up to date on
+	// every run, whatever NoTermDays says; one without never gets them.
+	NoTermDays bool
 }
 
 // Validate reports the first configuration error, as one line saying what to fix.
@@ -227,7 +228,7 @@ type BuildOptions struct {
 	// partition, and a bounded run's input is a bounded PCollection (a
 	// batch job on Flink and Dataflow).
 	PacedRead bool
-	// TermDays says the sink keeps per-day term counts (Config.TermDays):
+	// TermDays says the sink keeps per-day term counts (Config.NoTermDays):
 	// the term step marks the days it stores tweets in, recounted after
 	// the pipeline. Without it the term step writes no marks.
 	TermDays bool

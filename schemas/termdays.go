@@ -93,6 +93,41 @@ func (r TermDayRow) Cell() Cell {
 	return Cell{Table: TableTermDays, Key: k, Value: strconv.AppendInt(nil, r.Tweets, 10)}
 }
 
+// AppendCell is Cell with the key and value appended to buf, so that the
+// cells of many rows can share one allocation: it returns the cell, whose
+// Key and Value are in buf, and buf.
+func (r TermDayRow) AppendCell(buf []byte) (Cell, []byte) {
+	start := len(buf)
+	buf = binary.BigEndian.AppendUint16(buf, r.Day)
+	buf = append(buf, r.Field...)
+	buf = append(buf, 0)
+	buf = append(buf, validText(r.Term)...)
+	buf = append(buf, 0)
+	buf = append(buf, r.Lang...)
+	k := buf[start:len(buf):len(buf)]
+	start = len(buf)
+	buf = strconv.AppendInt(buf, r.Tweets, 10)
+	return Cell{Table: TableTermDays, Key: k, Value: buf[start:len(buf):len(buf)]}, buf
+}
+
+// SplitTermKey splits a TermIndex key (TermRow) into its head, the term,
+// NUL, the field, NUL (the same for every row of a term and field), the
+// term and field within it, and the row key, without copying and without
+// reading the value; ok is false for a malformed key.
+func SplitTermKey(key []byte) (head, term, field []byte, k RowKey, ok bool) {
+	n := len(key) - RowKeyLen
+	if n < 2 || key[n-1] != 0 {
+		return nil, nil, nil, k, false
+	}
+	head = key[:n]
+	i := bytes.IndexByte(head, 0)
+	if i == n-1 {
+		return nil, nil, nil, k, false
+	}
+	copy(k[:], key[n:])
+	return head, head[:i], head[i+1 : n-1], k, true
+}
+
 // TermDayKey splits a TermDays key into its day, field, term and
 // language, without copying; ok is false for a malformed key.
 func TermDayKey(key []byte) (day uint16, field, term, lang []byte, ok bool) {

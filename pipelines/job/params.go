@@ -22,8 +22,8 @@ import (
 //   - schemas.EdgeDaysParam: every day of the edge table has its edge
 //     weights (maintain.RecountMarked), and questions about edges may read
 //     them for whole days;
-//   - schemas.TermDaysParam, when the run asks for them
-//     (pipelines.Config.TermDays): every day of stored tweets has its term
+//   - schemas.TermDaysParam, unless the run leaves them out
+//     (pipelines.Config.NoTermDays): every day of stored tweets has its term
 //     counts (maintain.RecountMarked), and questions about top and
 //     trending terms may be asked.
 //
@@ -48,7 +48,7 @@ func freshParams(ctx context.Context, s sink.Reader, fresh, termDays bool) ([]sc
 		{schemas.TableRaw, schemas.MetaRow{Name: schemas.TermDaysParam, Value: schemas.TermDaysValue}.Cell()},
 	} {
 		if p.cell.Key != nil && string(p.cell.Key) == schemas.TermDaysParam && !termDays {
-			continue // per-day term counts only when asked for (Config.TermDays)
+			continue // per-day term counts left out (Config.NoTermDays)
 		}
 		empty, err := tableEmpty(ctx, s, p.table)
 		if err != nil {

@@ -265,7 +265,7 @@ type sinkState struct {
 	base   transforms.FrequencyBase // the counts a resumed stream continues
 	fresh  bool                     // no tweet stored yet (freshSink)
 	params []schemas.Cell           // written with the run's first record
-	// termDays: the sink keeps per-day term counts (pipelines.Config.TermDays).
+	// termDays: the sink keeps per-day term counts (pipelines.Config.NoTermDays).
 	termDays bool
 	// edgeDays: the sink keeps per-day edge weights (schemas.EdgeDaysParam:
 	// every sink indexed from empty by a build that has them).
@@ -284,12 +284,12 @@ func readSinkState(ctx context.Context, cfg pipelines.Config, s *sink.Sink) (sin
 	if st.fresh, err = freshSink(ctx, s); err != nil {
 		return st, err
 	}
-	if st.params, err = freshParams(ctx, s, st.fresh, cfg.TermDays); err != nil {
+	if st.params, err = freshParams(ctx, s, st.fresh, !cfg.NoTermDays); err != nil {
 		return st, err
 	}
 	// Per-day term counts: kept by a sink that has them, or gets them now.
 	if st.fresh {
-		st.termDays = cfg.TermDays
+		st.termDays = !cfg.NoTermDays
 	} else if _, st.termDays, err = s.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil {
 		return st, fmt.Errorf("reading %s: %w", schemas.TermDaysParam, err)
 	}

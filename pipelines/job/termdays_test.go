@@ -142,7 +142,7 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	t.Parallel()
 	f := newTermDaysFixture(t)
 	refDir := filepath.Join(tempDir(t), "ref")
-	runPipeline(t, pipelines.Config{Store: refDir, Input: filepath.Dir(f.files[0]), TermDays: true})
+	runPipeline(t, pipelines.Config{Store: refDir, Input: filepath.Dir(f.files[0])})
 	ref := dumpStore(t, refDir)
 	if !strings.Contains(ref["termdays"], `"term":"#common"`) {
 		t.Fatalf("one run over the fixture wrote no #common count:\n%s", ref["termdays"])
@@ -150,13 +150,13 @@ func TestTermDaysFollowTweets(t *testing.T) {
 	t.Run("store", func(t *testing.T) {
 		t.Parallel()
 		store := filepath.Join(tempDir(t), "store")
-		f.check(t, pipelines.Config{Store: store, TermDays: true}, ref, func() map[string]string { return dumpStore(t, store) },
+		f.check(t, pipelines.Config{Store: store}, ref, func() map[string]string { return dumpStore(t, store) },
 			storeReader(t, store))
 	})
 	t.Run("cassandra", func(t *testing.T) {
 		t.Parallel()
 		_, cfg := startCQL(t)
-		f.check(t, pipelines.Config{Cassandra: cfg, TermDays: true}, ref, func() map[string]string { return dumpCassandra(t, cfg) },
+		f.check(t, pipelines.Config{Cassandra: cfg}, ref, func() map[string]string { return dumpCassandra(t, cfg) },
 			cassandraReader(t, cfg))
 	})
 }
@@ -172,7 +172,7 @@ func TestTermDaysOfABusyDay(t *testing.T) {
 		lines = append(lines, v1Tweet(snowflake(at, i), at, fmt.Sprintf("#tag%d #other%d word%d @user%d", i%7, i%11, i%13, i%5), 0, 0))
 	}
 	store := filepath.Join(tempDir(t), "store")
-	runPipeline(t, pipelines.Config{Store: store, Input: writeLines(t, filepath.Join(tempDir(t), "day.jsonl"), lines...), TermDays: true})
+	runPipeline(t, pipelines.Config{Store: store, Input: writeLines(t, filepath.Join(tempDir(t), "day.jsonl"), lines...)})
 	s, err := sink.Open(sink.Config{Store: store})
 	if err != nil {
 		t.Fatal(err)
@@ -236,30 +236,32 @@ func BenchmarkRecountTermDays(b *testing.B) {
 	}
 }
 
-// TestNoTermDaysUnlessAsked: a store indexed without Config.TermDays gets
+// TestNoTermDaysWhenLeftOut: a store indexed with Config.NoTermDays gets
 // no per-day term counts, no param/termdays and no day marks, also after
-// a forget, and top refuses it in one line; a store indexed with it keeps
-// its counts on a later run without it.
-func TestNoTermDaysUnlessAsked(t *testing.T) {
+// a later run that does not leave them out and after a forget, and top
+// refuses it in one line; a store indexed with them keeps its counts on a
+// later run that leaves them out.
+func TestNoTermDaysWhenLeftOut(t *testing.T) {
 	t.Parallel()
 	f := newTermDaysFixture(t)
 	dir := filepath.Join(tempDir(t), "plain")
-	runPipeline(t, pipelines.Config{Store: dir, Input: f.files[0]})
+	runPipeline(t, pipelines.Config{Store: dir, Input: f.files[0], NoTermDays: true})
+	runPipeline(t, pipelines.Config{Store: dir, Input: f.files[1]})
 	if _, err := forget(context.Background(), pipelines.Config{Store: dir}, maintain.IDList{IDs: []uint64{f.forget}}); err != nil {
 		t.Fatal(err)
 	}
 	if counts := dumpStore(t, dir)["termdays"]; counts != "" {
-		t.Errorf("a store indexed without TermDays holds term counts:\n%s", counts)
+		t.Errorf("a store indexed with NoTermDays holds term counts:\n%s", counts)
 	}
 	st, err := sink.Open(sink.Config{Store: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, found, err := st.Lookup(context.Background(), schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil || found {
-		t.Errorf("a store indexed without TermDays: %s %v, %v; want none", schemas.TermDaysParam, found, err)
+		t.Errorf("a store indexed with NoTermDays: %s %v, %v; want none", schemas.TermDaysParam, found, err)
 	}
 	if err := sink.ScanPrefix(context.Background(), st, schemas.TableMeta, []byte(schemas.TermDayMarkPrefix), func(key, _ []byte) error {
-		t.Errorf("a store indexed without TermDays holds the mark %s", key)
+		t.Errorf("a store indexed with NoTermDays holds the mark %s", key)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -271,11 +273,11 @@ func TestNoTermDaysUnlessAsked(t *testing.T) {
 	}
 
 	kept := filepath.Join(tempDir(t), "kept")
-	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[0], TermDays: true})
-	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[1]})
+	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[0]})
+	runPipeline(t, pipelines.Config{Store: kept, Input: f.files[1], NoTermDays: true})
 	ref := filepath.Join(tempDir(t), "ref")
-	runPipeline(t, pipelines.Config{Store: ref, Input: filepath.Dir(f.files[0]), TermDays: true})
+	runPipeline(t, pipelines.Config{Store: ref, Input: filepath.Dir(f.files[0])})
 	if got, want := dumpStore(t, kept)["termdays"], dumpStore(t, ref)["termdays"]; got != want {
-		t.Errorf("a store with term counts, written again without TermDays:\n%s\nwant (one run of both files):\n%s", got, want)
+		t.Errorf("a store with term counts, written again with NoTermDays:\n%s\nwant (one run of both files):\n%s", got, want)
 	}
 }

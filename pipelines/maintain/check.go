@@ -127,7 +127,10 @@ const (
 // each day (checkedgedays.go). With write set, it
 // repairs what it finds: writes the missing and wrong cells and the
 // right counts, and deletes the orphans (it then reports what it found,
-// and Repaired). A row key holding two tweets (a collision) shares its
+// and Repaired), then, in a sink that keeps per-day term counts,
+// recounts those of the days whose tweets' raw, authors or term cells it
+// wrote or deleted (termdays.go: the counts are not held to the tweets,
+// only recounted). A row key holding two tweets (a collision) shares its
 // term and geo cells, whose values are the kept tweet's: their values are
 // not compared.
 //
@@ -164,10 +167,25 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 	} else if kept {
 		edgeDays = newEdgeDayCheck()
 	}
+	// The per-day term counts, in a sink that keeps them, are recounted
+	// after a repair for the days of the tweets it adds or removes, or
+	// whose term or authors cells it writes (termdays.go); they are not
+	// held to the tweets.
+	var termDays map[uint16]bool
+	if _, kept, err := r.Lookup(ctx, schemas.TableMeta, []byte(schemas.TermDaysParam)); err != nil {
+		return rep, fmt.Errorf("check: reading %s: %w", schemas.TermDaysParam, err)
+	} else if kept && write != nil {
+		termDays = map[uint16]bool{}
+	}
 	problem := func(table schemas.Table, what func(*TableCheck), fixed schemas.Cell, format string, args ...any) {
 		what(tc(table))
 		if edgeDays != nil {
 			edgeDays.repair(fixed)
+		}
+		if termDays != nil {
+			if d, ok := termDayOf(fixed); ok {
+				termDays[d] = true
+			}
 		}
 		if len(rep.Examples) < CheckExamples {
 			rep.Examples = append(rep.Examples, table.Name()+": "+fmt.Sprintf(format, args...))
@@ -456,11 +474,43 @@ func Check(ctx context.Context, r sink.Reader, write func(context.Context, []sch
 			return rep, err
 		}
 	}
+	if len(termDays) > 0 {
+		var marks []schemas.Cell
+		for _, d := range slices.Sorted(maps.Keys(termDays)) {
+			marks = append(marks, schemas.MetaRow{Name: schemas.TermDayMark(d)}.Cell())
+		}
+		if err := write(ctx, marks); err != nil {
+			return rep, fmt.Errorf("check: repairing: %w", err)
+		}
+		if _, _, err := recountTermDays(ctx, repairSink{r, write}); err != nil {
+			return rep, fmt.Errorf("check: repairing: %w", err)
+		}
+	}
 	for t, c := range tables {
 		rep.Tables[t.Name()] = *c
 	}
 	rep.Seconds = time.Since(started).Seconds()
 	return rep, nil
+}
+
+// termDayOf returns the day whose per-day term counts a repaired cell
+// changes: that of the tweet of a raw, authors or term cell.
+func termDayOf(c schemas.Cell) (uint16, bool) {
+	var k schemas.RowKey
+	switch {
+	case len(c.Key) < schemas.RowKeyLen:
+		return 0, false
+	case c.Table == schemas.TableRaw || c.Table == schemas.TableAuthors:
+		copy(k[:], c.Key)
+	case c.Table == schemas.TableTerms:
+		copy(k[:], c.Key[len(c.Key)-schemas.RowKeyLen:])
+	default:
+		return 0, false
+	}
+	if !schemas.ValidDay(k.Seconds()) {
+		return 0, false
+	}
+	return schemas.Day(k.Seconds()), true
 }
 
 // storedVersion is a stored tweet: its id and row key.

@@ -9,7 +9,8 @@
 //   - RecountMarked, AdoptCounting and ClearCounting keep the frequency
 //     table's counts absolute after deletions and dead streams
 //     (recount.go), RecountMarked also the per-day term counts and edge
-//     weights of the days marked (termdays.go, edgedays.go), and
+//     weights of the days marked (termdays.go, termdayindex.go,
+//     edgedays.go), and
 //     ApplyScrubGeo applies scrub_geo notices
 //     (scrubgeo.go): both run at the end of every run (job.Run);
 //   - DumpRows and ReadFrequency read tables out for dump and watch.

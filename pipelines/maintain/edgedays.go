@@ -33,7 +33,7 @@ import (
 // (schemas.EdgeDayMarkPrefix), several days at once, and removes their
 // marks. It returns the days recounted and the cells written (new or
 // changed weights).
-func recountEdgeDays(ctx context.Context, s *sink.Sink) (int, int, error) {
+func recountEdgeDays(ctx context.Context, s readWriter) (int, int, error) {
 	return recountMarkedDays(ctx, s, "edge days", schemas.EdgeDayMarkPrefix, schemas.ParseEdgeDayMark, recountEdgeDay)
 }
 
@@ -41,7 +41,7 @@ func recountEdgeDays(ctx context.Context, s *sink.Sink) (int, int, error) {
 // edge cells: the weights that changed and the deletes of those that are
 // gone, a kind at a time (memory: one kind's distinct edges of the day),
 // then the removal of its mark. It returns the weights written.
-func recountEdgeDay(ctx context.Context, s *sink.Sink, d uint16) (int, error) {
+func recountEdgeDay(ctx context.Context, s readWriter, d uint16) (int, error) {
 	written := 0
 	for _, t := range schemas.EdgeTypes() {
 		counts, err := countEdgeDay(ctx, s, t, d)

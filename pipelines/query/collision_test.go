@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,6 +192,30 @@ func TestCollisionAnswersMatchTheQuestion(t *testing.T) {
 			}
 			if total, _ := query.HeatTotal(got); !slices.Equal(got, want) || (lang != "fr") != (total == 2 && len(got) == 2) {
 				t.Errorf("heatmap of the pair (lang %q): %v, the scan's %v; want a cell of each tweet's point", lang, got, want)
+			}
+		}
+		// The top terms of the pair's day, per field, from the per-day
+		// term counts: each tweet of the pair counted, as the scan counts
+		// them (the term rows of the row key are one for both).
+		for _, lang := range []string{"", "en", "fr"} {
+			for _, field := range schemas.TermDayFields() {
+				tf := query.Filter{Lang: lang}
+				got, err := e.Top(ctx, tf, query.TopQuery{Field: field})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := query.Scanner{R: r}.Top(ctx, tf, query.TopQuery{Field: field})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("top %s (lang %q): %v, the scan's %v", field, lang, got, want)
+				}
+				if field == schemas.TermFieldText && lang != "fr" {
+					if g := fmt.Sprint(got); !strings.Contains(g, "{collide 2}") || !strings.Contains(g, "{"+words[0]+" 1}") || !strings.Contains(g, "{"+words[1]+" 1}") {
+						t.Errorf("top text terms of the pair: %s; want collide in 2 tweets, each one's word in 1", g)
+					}
+				}
 			}
 		}
 	}

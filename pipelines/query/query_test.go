@@ -99,7 +99,6 @@ func testData(t *testing.T) string {
 func indexInto(t *testing.T, cfg pipelines.Config) {
 	t.Helper()
 	cfg.Input = testData(t)
-	cfg.TermDays = true // top, trending and complete are asked too
 	if _, err := job.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +128,7 @@ func indexCassandra(t *testing.T, keyspace, input string) indexedCassandra {
 	if err := cassandraio.ApplySchema(ctx, cfg, schemas.ReplicationOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := job.Run(ctx, pipelines.Config{Input: input, Cassandra: &cfg, TermDays: true}); err != nil {
+	if _, err := job.Run(ctx, pipelines.Config{Input: input, Cassandra: &cfg}); err != nil {
 		t.Fatal(err)
 	}
 	cr, err := cassandraio.NewReader(cfg)

@@ -35,7 +35,7 @@ type TopQuery struct {
 
 // ErrTermDaysNotIndexed is the error of top, trending and completion for a
 // sink indexed before the per-day term counts existed.
-var ErrTermDaysNotIndexed = errors.New("this store keeps no per-day term counts (no " + schemas.TermDaysParam + "): index its tweets into a new store with --term-days to ask for top, trending or completed terms")
+var ErrTermDaysNotIndexed = errors.New("this store keeps no per-day term counts (no " + schemas.TermDaysParam + ": indexed with --term-days=false, or by a version that kept them only when asked): index its tweets into a new store, which keeps them by default, to ask for top, trending or completed terms")
 
 // CheckTermDayField returns an error naming the fields if field is not one.
 func CheckTermDayField(field string) error {

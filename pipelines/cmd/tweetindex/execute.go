@@ -66,7 +66,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.trace, "trace", "", "write a Go execution trace of the run to this file (go tool trace): what ran when, on how many cores")
 	fs.DurationVar(&f.snapshots, "snapshots", 10*time.Second, "a stream into --store publishes a snapshot of the store every this long into DIR.snapshots, which tweetindex query reads while the stream holds the store (0: off)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "how the run's lines on stderr (progress, --watch, waits, a failure) are written: text, or json (one JSON object a line: time, level, msg and the counts as fields)")
-	fs.BoolVar(&f.termDays, "term-days", false, "keep per-day term counts in a new store or keyspace (query top, trending, complete, --term 'P*'), recounted after each run for the days it stored tweets in (a third more time for a month of tweets, more for a day's); a store that has them keeps them up to date whatever this says")
+	fs.BoolVar(&f.termDays, "term-days", true, "keep per-day term counts in a new store or keyspace (query top, trending, complete, --term 'P*'), recounted after each run for the days it stored tweets in; --term-days=false leaves them out of a new one; a store that has them keeps them up to date whatever this says, one without never gets them")
 	fs.BoolVar(&f.mix, "mix-tokenizers", false, "add the tweets to a store or keyspace indexed with another tokenizer version (or before versions were recorded), which is refused without it; its metadata then records both versions, and term questions say which tweets they can miss")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve the run's counters, Kafka lag and watermark delay in Prometheus text format at http://ADDR/metrics (e.g. :9464; port 0: any free port, printed on stderr)")
 }
@@ -129,7 +129,7 @@ func (f *runFlags) apply(cfg *pipelines.Config) {
 	cfg.Horizon = f.horizon
 	cfg.NoCompact = !f.compact
 	cfg.MixTokenizers = f.mix
-	cfg.TermDays = f.termDays
+	cfg.NoTermDays = !f.termDays
 	if cfg.Kafka != nil {
 		cfg.Kafka.CheckpointInterval = f.checkpoint
 	}

@@ -66,7 +66,7 @@ func indexedSample(t *testing.T) (string, int64) {
 			return
 		}
 		sampleStore = filepath.Join(dir, "store")
-		sum, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: sampleStore, TermDays: true})
+		sum, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: sampleStore})
 		if err != nil {
 			sampleErr = err
 			return

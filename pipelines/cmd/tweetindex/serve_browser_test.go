@@ -253,7 +253,7 @@ func renderedHashtags(dom string) []string {
 	return out
 }
 
-// TestServePageWithoutTermDays: on a store indexed without --term-days,
+// TestServePageWithoutTermDays: on a store indexed with --term-days=false,
 // the top panel says so in one line (and lists no hashtags), and the rest
 // of the page, the top users included, renders as usual.
 func TestServePageWithoutTermDays(t *testing.T) {
@@ -265,7 +265,7 @@ func TestServePageWithoutTermDays(t *testing.T) {
 		t.Skip("no chromium binary found: apt-get install chromium")
 	}
 	store := filepath.Join(t.TempDir(), "store")
-	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: store}); err != nil {
+	if _, err := job.Run(context.Background(), pipelines.Config{Input: "../../../testdata/sample/*", Store: store, NoTermDays: true}); err != nil {
 		t.Fatal(err)
 	}
 	base := startServe(t, store, serve.Config{})
@@ -280,7 +280,7 @@ func TestServePageWithoutTermDays(t *testing.T) {
 	}
 	dom := chromium(t, bin, base+"/", "--dump-dom")
 	note := regexp.MustCompile(`<p id="top-note"[^>]*>([^<]*)</p>`).FindStringSubmatch(dom)
-	if note == nil || !strings.Contains(note[1], "indexed without --term-days") || strings.Contains(note[1], "\n") {
+	if note == nil || !strings.Contains(note[1], "indexed with --term-days=false") || strings.Contains(note[1], "\n") {
 		t.Errorf("top note: %q", note)
 	}
 	state := regexp.MustCompile(`<body[^>]*data-state="([a-z]+)"`).FindStringSubmatch(dom)

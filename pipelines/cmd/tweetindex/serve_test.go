@@ -842,7 +842,7 @@ func TestServeCassandraAnswersAsStore(t *testing.T) {
 	if err := cassandraio.ApplySchema(ctx, *cfg, schemas.ReplicationOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := job.Run(ctx, pipelines.Config{Input: "../../../testdata/sample/*", Cassandra: cfg, TermDays: true}); err != nil {
+	if _, err := job.Run(ctx, pipelines.Config{Input: "../../../testdata/sample/*", Cassandra: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	src, err := serve.OpenSource(ctx, serve.SourceConfig{Open: func() (*sink.Sink, error) { return sf.openForQuery(0) }})

@@ -232,7 +232,7 @@ async function loadMap() {
 // per-day term counts: whole UTC days) and the top users (users, exact to
 // the second), over the page's range and language. Neither question takes
 // terms: with a search, the panel says they count every tweet of the
-// range. A store indexed without --term-days has no per-day term counts:
+// range. A store indexed with --term-days=false has no per-day term counts:
 // the panel says so in one line, and still lists the users.
 async function loadTop() {
   const t = terms();
@@ -268,7 +268,7 @@ async function loadTop() {
     // One line, whatever the width: the panel's own words, the API's in its title.
     note.dataset.termdays = "no";
     $("hashtags").hidden = true;
-    note.textContent = "No top hashtags: this store was indexed without --term-days (index into a new store with --term-days to count them).";
+    note.textContent = "No top hashtags: this store keeps no per-day term counts (indexed with --term-days=false, or by a version that kept them only when asked); index into a new store to count them.";
     note.title = h.reason.message;
   } else {
     note.dataset.termdays = "unknown";
