@@ -211,15 +211,17 @@ func geoMatcher(points map[schemas.RowKey][]GeoHit) func(*schemas.Tweet) bool {
 // holding rows of a spread (so days without geo rows cost nothing: a box
 // over years of sparse data is a seek a spread plus the days that hold
 // points), then to each geohash range of that day, then to the next
-// spread. Blocks are read workers at a time; fn gets every hit of the
+// spread. The blocks are read at once, a worker each; fn gets every hit of the
 // range at once, in row key order.
 func (e *Engine) geoHitsStore(ctx context.Context, st *storeio.Store, s span, ranges []HashRange, box *Box, workers int, fn func([]GeoHit) error) error {
 	dayFrom, dayTo := int64(schemas.Day(s.from)), (s.to-1)/86400
 	if dayTo > math.MaxUint16 {
 		dayTo = math.MaxUint16
 	}
-	// Four blocks a worker, so that one slow block does not hold the rest.
-	size := max(1, schemas.SpreadCount/(4*workers))
+	// A block a worker: each block is a cursor, and the workers (8 unless
+	// Engine.Parallel says) outnumber the cores, so that one slow block
+	// does not hold the rest up.
+	size := max(1, schemas.SpreadCount/workers)
 	blocks := (schemas.SpreadCount + size - 1) / size
 	perBlock := make([][]GeoHit, blocks)
 	errs := make([]error, blocks)
